@@ -1,0 +1,63 @@
+// Builds the shipped bundles into dist/ and, with --with-tests, transpiles src/, test/ and bench/
+// file by file into out/ so `node --test` can import any module (no bundling, no type check:
+// `npm run typecheck` does that).
+import * as esbuild from 'esbuild';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const watch = args.has('--watch');
+const production = args.has('--production');
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
+const common = {
+  bundle: true,
+  define: { PROBE_LENS_VERSION: JSON.stringify(version) },
+  sourcemap: !production,
+  minify: production,
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const bundles = [
+  // The extension host loads CommonJS; `vscode` is provided by the host.
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  // No `vscode` external: a stray import of it from core or cli fails this build (design §1).
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+];
+
+function listSources(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listSources(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+async function buildTests() {
+  rmSync('out', { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: ['src', 'test', 'bench'].flatMap(listSources),
+    outdir: 'out',
+    outbase: '.',
+    bundle: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(bundles.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+  console.error('esbuild: watching src/ …');
+} else {
+  await Promise.all(bundles.map((options) => esbuild.build(options)));
+  if (args.has('--with-tests')) await buildTests();
+}

@@ -1,0 +1,71 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RULE_INFO } from '../../core/rules/registry';
+import type { Finding, Severity } from '../../core/rules/types';
+
+const LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { error: 'error', warning: 'warning', info: 'note' };
+
+/**
+ * SARIF 2.1.0 as GitHub code scanning takes it: every rule in the driver, results pointing at
+ * repository-relative files (`%SRCROOT%`), 1-based lines and UTF-16 columns.
+ */
+export function formatSarif(findings: readonly Finding[], version: string, cwd: string): string {
+  const rules = Array.from(RULE_INFO.values());
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'probe-lens',
+            version,
+            semanticVersion: version,
+            rules: rules.map((rule) => ({
+              id: rule.id,
+              name: rule.id,
+              shortDescription: { text: rule.title },
+              fullDescription: { text: `${rule.title} (${rule.reference})` },
+              help: { text: `${rule.title}\nSpecified in ${rule.reference}; see docs/rules.md.`, markdown: `${rule.title}\n\nSpecified in ${rule.reference}; see [docs/rules.md](docs/rules.md#${rule.id.toLowerCase()}).` },
+              defaultConfiguration: { level: LEVEL[rule.severity] },
+              properties: { tags: ['kubernetes', 'probes', rule.category] },
+            })),
+          },
+        },
+        columnKind: 'utf16CodeUnits',
+        originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : cwd + sep).href } },
+        results: findings.map((finding) => ({
+          ruleId: finding.rule,
+          ruleIndex: index.get(finding.rule) ?? -1,
+          level: LEVEL[finding.severity],
+          message: { text: finding.message },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: artifact(finding.file, cwd),
+                region: {
+                  startLine: finding.range.start.line + 1,
+                  startColumn: finding.range.start.character + 1,
+                  endLine: finding.range.end.line + 1,
+                  endColumn: finding.range.end.character + 1,
+                },
+              },
+              ...(finding.path ? { logicalLocations: [{ fullyQualifiedName: finding.path, kind: 'member' }] } : {}),
+            },
+          ],
+          properties: { doc: finding.doc, ...(finding.kind ? { kind: finding.kind } : {}) },
+        })),
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+function artifact(file: string, cwd: string): { uri: string; uriBaseId?: string } {
+  if (file === '<stdin>') return { uri: 'stdin' };
+  const absolute = isAbsolute(file) ? file : `${cwd}${sep}${file}`;
+  const inside = relative(cwd, absolute);
+  if (inside.startsWith('..') || isAbsolute(inside)) return { uri: pathToFileURL(absolute).href };
+  return { uri: inside.split(sep).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' };
+}

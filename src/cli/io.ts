@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+
+/** What a command may touch of the process, so tests can run commands in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): string;
+  readonly cwd: string;
+  readonly color: boolean;
+  readonly version: string;
+}
+
+export function processIo(version: string): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: () => readFileSync(0, 'utf8'),
+    cwd: process.cwd(),
+    color: wantsColor(),
+    version,
+  };
+}
+
+/** https://no-color.org and FORCE_COLOR, else colour only on a terminal. */
+function wantsColor(): boolean {
+  if (process.env.NO_COLOR) return false;
+  if (process.env.FORCE_COLOR !== undefined) return process.env.FORCE_COLOR !== '0';
+  return process.stdout.isTTY === true;
+}

@@ -1,0 +1,46 @@
+import { runCheck } from './check';
+import { type CliIo, processIo } from './io';
+import { runRules } from './rules';
+import { USAGE, UsageError } from './usage';
+
+declare const PROBE_LENS_VERSION: string | undefined;
+const VERSION = typeof PROBE_LENS_VERSION === 'string' ? PROBE_LENS_VERSION : '0.0.0-dev';
+
+const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => number>> = {
+  check: runCheck,
+  rules: runRules,
+};
+
+/** Runs one command line; returns the exit code. Usage errors are exit 2 with a message on stderr. */
+export function main(argv: readonly string[], io: CliIo): number {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version') {
+    io.stdout(`${io.version}\n`);
+    return 0;
+  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  try {
+    if (!run) throw new UsageError(`unknown command "${command}"`);
+    return run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.stderr(`probe-lens: ${(error as { message: string }).message}\n${error instanceof UsageError && run ? '' : `\n${USAGE}\n`}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** node:util parseArgs rejects unknown options with these codes. */
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+if (require.main === module) {
+  process.exitCode = main(process.argv.slice(2), processIo(VERSION));
+}

@@ -1,0 +1,34 @@
+import { DEFAULT_LIMITS, type ManifestLimits } from './limits';
+import type { Manifest, ManifestDocument } from './model';
+import { readPodSpec } from './podSpec';
+import { findPodSpecs } from './workloads';
+import { type SourceDocument, readYamlFile, type YamlFile } from './yamlFile';
+import { YamlNavigator } from './yamlNavigator';
+
+export * from './model';
+export type { SourceLocation, DecodeIssue } from './decode';
+export type { SourceDocument, YamlFile, YamlProblem } from './yamlFile';
+export { DEFAULT_LIMITS, type ManifestLimits } from './limits';
+
+export interface ManifestOptions {
+  /** Minor version of Kubernetes 1.x whose API fields are known (default 33). */
+  readonly minorVersion?: number;
+  readonly limits?: ManifestLimits;
+}
+
+export const DEFAULT_MINOR_VERSION = 33;
+
+/** Reads a manifest file. Never throws: what cannot be read is reported on the documents. */
+export function parseManifest(text: string, options: ManifestOptions = {}): Manifest {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const file = readYamlFile(text, limits);
+  return { file, documents: file.documents.map((source) => readDocument(file, source, options.minorVersion ?? DEFAULT_MINOR_VERSION, limits)) };
+}
+
+/** One document's pod specs; templated or broken documents have none. */
+export function readDocument(file: YamlFile, source: SourceDocument, minorVersion: number, limits: ManifestLimits = DEFAULT_LIMITS): ManifestDocument {
+  if (source.templated || source.errors.length > 0) return { source, podSpecs: [] };
+  const nav = new YamlNavigator(file, source.yaml, limits);
+  const podSpecs = findPodSpecs(nav, nav.root).map((site) => readPodSpec(nav, site, minorVersion));
+  return nav.limitHit ? { source, podSpecs, limitHit: nav.limitHit } : { source, podSpecs };
+}

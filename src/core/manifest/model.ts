@@ -1,0 +1,168 @@
+import type { Range } from '../text/range';
+import type { DecodeIssue, SourceLocation } from './decode';
+import type { SourceDocument, YamlFile } from './yamlFile';
+
+export type ProbeType = 'liveness' | 'readiness' | 'startup';
+
+/** In the order the API server validates them. */
+export const PROBE_FIELDS = { liveness: 'livenessProbe', readiness: 'readinessProbe', startup: 'startupProbe' } as const;
+export const PROBE_TYPES: readonly ProbeType[] = ['liveness', 'readiness', 'startup'];
+
+export type IntOrString = number | string;
+
+export interface HttpHeader {
+  readonly name?: string;
+  readonly value?: string;
+}
+
+export interface HttpGetAction {
+  readonly path?: string;
+  readonly port?: IntOrString;
+  readonly host?: string;
+  readonly scheme?: string;
+  readonly httpHeaders?: readonly HttpHeader[];
+  readonly protocol?: string;
+}
+
+export interface ProbeSpec {
+  readonly exec?: { readonly command?: readonly string[] };
+  readonly httpGet?: HttpGetAction;
+  readonly tcpSocket?: { readonly port?: IntOrString; readonly host?: string };
+  readonly grpc?: { readonly port?: number; readonly service?: string; readonly mode?: string };
+  readonly initialDelaySeconds?: number;
+  readonly timeoutSeconds?: number;
+  readonly periodSeconds?: number;
+  readonly successThreshold?: number;
+  readonly failureThreshold?: number;
+  readonly terminationGracePeriodSeconds?: number;
+}
+
+export type HandlerType = 'exec' | 'httpGet' | 'tcpSocket' | 'grpc';
+/** The kubelet's (and the API server's) fixed order (P1, P02). */
+export const HANDLER_TYPES: readonly HandlerType[] = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+
+export type ProbeHandler =
+  | { readonly type: 'exec'; readonly command: readonly string[] }
+  | {
+      readonly type: 'httpGet';
+      readonly path: string;
+      readonly port: IntOrString;
+      readonly host?: string;
+      readonly scheme: string;
+      readonly httpHeaders: readonly { readonly name: string; readonly value: string }[];
+    }
+  | { readonly type: 'tcpSocket'; readonly port: IntOrString; readonly host?: string }
+  | { readonly type: 'grpc'; readonly port: number; readonly service?: string };
+
+/** A probe after the API server's defaults (D1, D2): what validation and the kubelet see. */
+export interface EffectiveProbe {
+  /** The first handler in exec → httpGet → tcpSocket → grpc order; the others are ignored. */
+  readonly handler: ProbeHandler | undefined;
+  readonly handlerCount: number;
+  readonly initialDelaySeconds: number;
+  readonly timeoutSeconds: number;
+  readonly periodSeconds: number;
+  readonly successThreshold: number;
+  readonly failureThreshold: number;
+  readonly terminationGracePeriodSeconds?: number;
+}
+
+export interface ContainerPort {
+  readonly name?: string;
+  readonly containerPort?: number;
+  readonly hostPort?: number;
+  readonly protocol?: string;
+}
+
+export interface EnvVar {
+  readonly name?: string;
+  readonly value?: string;
+  readonly valueFrom?: unknown;
+}
+
+export interface ContainerSpec {
+  readonly name?: string;
+  readonly image?: string;
+  readonly ports?: readonly ContainerPort[];
+  readonly env?: readonly EnvVar[];
+  readonly restartPolicy?: string;
+  readonly livenessProbe?: ProbeSpec;
+  readonly readinessProbe?: ProbeSpec;
+  readonly startupProbe?: ProbeSpec;
+}
+
+/**
+ * `sidecar` is an init container with `restartPolicy: Always`; `init` is a plain one.
+ * Probes run on regular containers and sidecars only (W1); elsewhere they are forbidden.
+ */
+export type ContainerKind = 'regular' | 'sidecar' | 'init' | 'ephemeral';
+
+export interface ProbeModel {
+  readonly type: ProbeType;
+  readonly container: ContainerModel;
+  /** Full API path of the probe (`spec.template.spec.containers[0].livenessProbe`). */
+  readonly path: string;
+  /** As written (decoded). */
+  readonly spec: ProbeSpec;
+  /** After API defaults. */
+  readonly effective: EffectiveProbe;
+  /** Range of the `livenessProbe` key. */
+  readonly keyRange: Range;
+  /** D01/D02 issues inside this probe. */
+  readonly decodeIssues: readonly DecodeIssue[];
+  /** Location of a field inside the probe (`httpGet.port`), or of the probe itself (``). */
+  locate(relative: string): SourceLocation | undefined;
+}
+
+export interface ContainerModel {
+  readonly kind: ContainerKind;
+  readonly index: number;
+  /** `spec.containers[0]`, `spec.initContainers[1]`, … */
+  readonly path: string;
+  readonly name: string;
+  readonly range: Range;
+  readonly spec: ContainerSpec;
+  readonly decodeIssues: readonly DecodeIssue[];
+  readonly probes: readonly ProbeModel[];
+  readonly pod: PodSpecModel;
+  probe(type: ProbeType): ProbeModel | undefined;
+  locate(relative: string): SourceLocation | undefined;
+}
+
+export type WorkloadKind =
+  | 'Pod'
+  | 'Deployment'
+  | 'ReplicaSet'
+  | 'ReplicationController'
+  | 'StatefulSet'
+  | 'DaemonSet'
+  | 'Job'
+  | 'CronJob'
+  | 'PodTemplate';
+
+export interface PodSpecModel {
+  readonly objectKind: WorkloadKind;
+  readonly objectName?: string;
+  /** Path of the pod spec inside its object: `spec`, `spec.template.spec`, … */
+  readonly path: string;
+  /** True for everything but a Pod: the spec is a template. */
+  readonly isTemplate: boolean;
+  readonly restartPolicy: string;
+  readonly terminationGracePeriodSeconds: number;
+  readonly containers: readonly ContainerModel[];
+  readonly ephemeralContainers?: SourceLocation;
+  readonly decodeIssues: readonly DecodeIssue[];
+  readonly range: Range;
+}
+
+export interface ManifestDocument {
+  readonly source: SourceDocument;
+  readonly podSpecs: readonly PodSpecModel[];
+  /** A limit stopped decoding this document part-way (Y02); its findings are incomplete. */
+  readonly limitHit?: { readonly range: Range; readonly reason: string };
+}
+
+export interface Manifest {
+  readonly file: YamlFile;
+  readonly documents: readonly ManifestDocument[];
+}

@@ -1,0 +1,41 @@
+import { type ContainerModel, type DecodeIssue, type ManifestDocument, PROBE_FIELDS } from '../../manifest';
+import type { DocumentRule, Issue } from '../types';
+
+/** Decode stage (validation-rules.md §A.5): the API server refuses the object before validating it. */
+const decodeStage = { scope: 'document', severity: 'error', category: 'api' } as const;
+
+export const D01: DocumentRule = {
+  ...decodeStage,
+  id: 'D01',
+  title: 'Unknown or mis-cased field in a container or probe (strict decoding rejects it).',
+  reference: 'validation-rules.md §A.5 D01',
+  check: (document) =>
+    decodeIssues(document, 'D01').map((issue) => ({
+      path: issue.path,
+      range: issue.range,
+      message: issue.message,
+      kind: 'UnknownField',
+      ...(issue.suggestion !== undefined ? { fix: { title: `Rename to ${issue.suggestion}`, edits: [{ range: issue.range, newText: issue.suggestion }] } } : {}),
+    })),
+};
+
+export const D02: DocumentRule = {
+  ...decodeStage,
+  id: 'D02',
+  title: 'Value of the wrong type, e.g. a quoted number for an integer or a name for grpc.port.',
+  reference: 'validation-rules.md §A.5 D02',
+  check: (document) => decodeIssues(document, 'D02').map((issue): Issue => ({ path: issue.path, range: issue.range, message: issue.message, kind: 'TypeMismatch' })),
+};
+
+function decodeIssues(document: ManifestDocument, rule: 'D01' | 'D02'): DecodeIssue[] {
+  return document.podSpecs
+    .flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap(checkedDecodeIssues)])
+    .filter((issue) => issue.rule === rule);
+}
+
+/** Inside a forbidden probe (P14, P16) nothing else is reported: one Forbidden per probe. */
+function checkedDecodeIssues(container: ContainerModel): readonly DecodeIssue[] {
+  if (container.kind === 'regular' || container.kind === 'sidecar') return container.decodeIssues;
+  const forbidden = container.probes.map((probe) => `${container.path}.${PROBE_FIELDS[probe.type]}`);
+  return container.decodeIssues.filter((issue) => !forbidden.some((path) => issue.path === path || issue.path.startsWith(`${path}.`)));
+}

@@ -1,0 +1,136 @@
+import type { ProbeModel } from '../../manifest';
+import { probeRange } from '../locate';
+import type { Fix, ProbeRule } from '../types';
+
+/** exec probes run their argv directly, with no shell (validation-rules.md §A.6, §D 19–21; kubelet-probes.md E1). */
+const runtime = { scope: 'probe', category: 'runtime' } as const;
+
+const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh', 'mksh', 'busybox', 'cmd', 'cmd.exe', 'powershell', 'pwsh']);
+
+/**
+ * Shell syntax that means nothing to a program receiving it as an argument. `$(NAME)` is not
+ * among them: that is Kubernetes' own static expansion (E5), done before the command runs.
+ */
+const SHELL_SYNTAX: readonly { readonly pattern: RegExp; readonly what: string }[] = [
+  { pattern: /^(\|\||\||&&|;|>>?|<|2>&1|&)$/, what: 'a shell operator' },
+  { pattern: /\$\((?![A-Za-z_][A-Za-z0-9_]*\))/, what: 'command substitution' },
+  { pattern: /`/, what: 'command substitution' },
+  { pattern: /\$\{?[A-Za-z_][A-Za-z0-9_]*/, what: 'a shell variable' },
+  { pattern: /(^|\s)(\|\||\||&&|;|>|<)(\s|$)/, what: 'a shell operator' },
+  { pattern: /^[^\s:]*\/[^\s:]*\*[^\s:]*$/, what: 'a glob' },
+];
+
+export const L19: ProbeRule = {
+  ...runtime,
+  id: 'L19',
+  severity: 'warning',
+  title: 'Shell syntax in an exec command without a shell: pipes, &&, redirects, $VAR and globs do nothing.',
+  reference: 'validation-rules.md §A.6, §D.19; kubelet-probes.md E1',
+  check(probe) {
+    const command = execCommand(probe);
+    if (!command || command.length === 0 || isShell(command[0] as string)) return [];
+    const path = `${probe.path}.exec.command`;
+    const range = probeRange(probe, 'exec.command');
+    const fix = wrapInShell(command, range);
+    if (command.length === 1 && /\s/.test(command[0] as string)) {
+      return [
+        {
+          path,
+          range,
+          severity: 'error',
+          message: `the whole line "${command[0]}" is a single argument: the runtime looks for a program literally named that, so every attempt fails; split it into a list, or run it with ["sh", "-c", …]`,
+          fix,
+        },
+      ];
+    }
+    for (const argument of command.slice(1)) {
+      const syntax = SHELL_SYNTAX.find((s) => s.pattern.test(argument));
+      if (syntax) {
+        return [{ path, range, message: `"${argument}" is ${syntax.what}, but exec probes run "${command[0]}" directly, with no shell: it is passed as a literal argument; run it with ["sh", "-c", …]`, fix }];
+      }
+    }
+    return [];
+  },
+};
+
+export const L20: ProbeRule = {
+  ...runtime,
+  id: 'L20',
+  severity: 'warning',
+  title: '`sh -c` followed by several arguments: only the first is the script, the rest become $0, $1, …',
+  reference: 'validation-rules.md §D.20',
+  check(probe) {
+    const command = execCommand(probe);
+    if (!command || !isShell(command[0] as string) || !isDashC(command[1]) || command.length <= 3) return [];
+    const range = probeRange(probe, 'exec.command');
+    const script = command.slice(2).join(' ');
+    return [
+      {
+        path: `${probe.path}.exec.command`,
+        range,
+        message: `only "${command[2]}" is the script; ${command
+          .slice(3)
+          .map((a) => JSON.stringify(a))
+          .join(', ')} become $0, $1, … of it: put the whole script in one string`,
+        fix: { title: 'Join the script into one argument', edits: [{ range, newText: flowList([...command.slice(0, 2), script]) }] },
+      },
+    ];
+  },
+};
+
+export const L21: ProbeRule = {
+  ...runtime,
+  id: 'L21',
+  severity: 'info',
+  title: 'An exec probe calls curl or wget without its own timeout while timeoutSeconds is 1 s (the default).',
+  reference: 'validation-rules.md §D.21; kubelet-probes.md E4',
+  check(probe) {
+    const command = execCommand(probe);
+    if (!command || probe.effective.timeoutSeconds !== 1) return [];
+    const line = command.join(' ');
+    const missing =
+      /\bcurl\b/.test(line) && !/(\s--max-time[\s=]|\s-m\s?\d|\s--connect-timeout[\s=])/.test(line)
+        ? 'curl without --max-time'
+        : /\bwget\b/.test(line) && !/(\s-T\s?\d|\s--timeout[\s=])/.test(line)
+          ? 'wget without -T'
+          : undefined;
+    if (!missing) return [];
+    return [
+      {
+        path: `${probe.path}.exec.command`,
+        range: probeRange(probe, 'exec.command'),
+        message: `${missing} under a timeoutSeconds of 1 s: a slow answer ends as "command timed out" rather than a clear error; give the client a shorter timeout of its own or raise timeoutSeconds`,
+      },
+    ];
+  },
+};
+
+function execCommand(probe: ProbeModel): readonly string[] | undefined {
+  const handler = probe.effective.handler;
+  return handler?.type === 'exec' ? handler.command : undefined;
+}
+
+function isShell(program: string): boolean {
+  return SHELLS.has(program.split('/').pop() ?? program);
+}
+
+/** `-c`, and combined flags ending in c such as `-ec` or `-xc`. */
+function isDashC(argument: string | undefined): boolean {
+  return argument !== undefined && /^-[a-z]*c$/.test(argument);
+}
+
+function wrapInShell(command: readonly string[], range: ProbeModel['keyRange']): Fix {
+  // A lone element is the line as the user meant it; several elements were separate arguments,
+  // so one holding spaces is quoted to stay one argument.
+  const script = command.length === 1 ? (command[0] as string) : command.map(quoteForShell).join(' ');
+  return { title: 'Run it with sh -c', edits: [{ range, newText: flowList(['sh', '-c', script]) }] };
+}
+
+function quoteForShell(argument: string): string {
+  return /\s/.test(argument) && !SHELL_SYNTAX.some((s) => s.pattern.test(argument)) ? `'${argument.replace(/'/g, `'\\''`)}'` : argument;
+}
+
+/** A YAML flow sequence whose strings are JSON-quoted (JSON strings are valid YAML). */
+function flowList(items: readonly string[]): string {
+  return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+}

@@ -1,0 +1,99 @@
+import { startupBudgetSeconds } from '../../analysis/timing';
+import { PROBE_FIELDS } from '../../manifest';
+import { containerRange } from '../locate';
+import { type ContainerRule, type Issue, PROBING_CONTAINERS } from '../types';
+
+/** What probes mean for the kind of workload and container (validation-rules.md §D 17, 18, 22, 24). */
+const runtime = { scope: 'container', category: 'runtime' } as const;
+
+export const L17: ContainerRule = {
+  ...runtime,
+  kinds: ['regular'],
+  id: 'L17',
+  severity: 'warning',
+  title: "A readiness probe on a Job's or CronJob's container routes nothing; it only costs probes.",
+  reference: 'validation-rules.md §D.17',
+  check(container) {
+    const readiness = container.probe('readiness');
+    const kind = container.pod.objectKind;
+    if (!readiness || (kind !== 'Job' && kind !== 'CronJob')) return [];
+    return [{ path: readiness.path, range: readiness.keyRange, message: `a readinessProbe on a ${kind}'s container: batch pods are rarely behind a Service, so readiness decides nothing here and only costs probes` }];
+  },
+};
+
+export const L29: ContainerRule = {
+  ...runtime,
+  kinds: ['regular'],
+  id: 'L29',
+  severity: 'warning',
+  title: 'A liveness probe in a pod with restartPolicy: Never kills the container for good.',
+  reference: 'validation-rules.md §D.17; kubelet-probes.md K2',
+  check(container) {
+    const liveness = container.probe('liveness');
+    if (!liveness || container.pod.restartPolicy !== 'Never') return [];
+    return [{ path: liveness.path, range: liveness.keyRange, message: 'with restartPolicy: Never a liveness failure kills this container and it is never restarted: the pod fails for good' }];
+  },
+};
+
+export const L18: ContainerRule = {
+  ...runtime,
+  kinds: ['sidecar'],
+  id: 'L18',
+  severity: 'info',
+  title: "A sidecar's startupProbe holds back the containers after it; its readinessProbe counts towards Pod readiness.",
+  reference: 'validation-rules.md §D.18; kubelet-probes.md S3',
+  check(container) {
+    const startup = container.probe('startup');
+    const readiness = container.probe('readiness');
+    const issues: Issue[] = [];
+    if (startup) {
+      issues.push({
+        path: startup.path,
+        range: startup.keyRange,
+        message: `this sidecar's startupProbe holds back the init containers after it and every regular container until it succeeds: up to ${startupBudgetSeconds(startup.effective)} s before the kubelet gives up and restarts it`,
+      });
+    }
+    if (readiness) {
+      issues.push({ path: readiness.path, range: readiness.keyRange, message: "this sidecar's readinessProbe counts towards the Pod's readiness: while it fails, the whole Pod is out of its Services' endpoints" });
+    }
+    return issues;
+  },
+};
+
+export const L22: ContainerRule = {
+  ...runtime,
+  kinds: PROBING_CONTAINERS,
+  id: 'L22',
+  severity: 'warning',
+  title: 'A probe key with no value (`livenessProbe:`) silently means "no probe".',
+  reference: 'validation-rules.md §A.5, §D.22',
+  check(container) {
+    return Object.values(PROBE_FIELDS)
+      .filter((field) => container.locate(field)?.isNull)
+      .map((field) => ({
+        path: `${container.path}.${field}`,
+        range: containerRange(container, field, 'key'),
+        message: `${field} has no value, which means no ${field.replace('Probe', '')} probe at all: fill it in or remove the key`,
+      }));
+  },
+};
+
+export const L24: ContainerRule = {
+  ...runtime,
+  kinds: ['init'],
+  id: 'L24',
+  severity: 'info',
+  title: 'Probes on a plain init container: did you mean a sidecar (restartPolicy: Always)?',
+  reference: 'validation-rules.md §A.4, §D.24',
+  check(container) {
+    if (container.probes.length === 0) return [];
+    const first = container.probes[0] as NonNullable<(typeof container.probes)[number]>;
+    return [
+      {
+        path: first.path,
+        range: first.keyRange,
+        message: `init container "${container.name}" runs to completion before the app starts and is never probed; if it should keep running beside the app, make it a sidecar with restartPolicy: Always`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,221 @@
+import { killGraceSeconds, livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../../analysis/timing';
+import { resolveContainerPort } from '../../k8s/ports';
+import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';
+import { probeRange } from '../locate';
+import { type ContainerRule, type Issue, PROBING_CONTAINERS, type ProbeRule } from '../types';
+
+/** The formulas of validation-rules.md §C applied as checks (§D 10–16). */
+const timing = { category: 'timing' } as const;
+const containerTiming = { ...timing, scope: 'container', kinds: PROBING_CONTAINERS } as const;
+
+export const L10: ContainerRule = {
+  ...containerTiming,
+  id: 'L10',
+  severity: 'warning',
+  title: 'Without a startupProbe, liveness can kill the container before readiness even starts probing.',
+  reference: 'validation-rules.md §C (K_live), §D.10',
+  check(container, context) {
+    const liveness = container.probe('liveness');
+    if (!liveness || container.probe('startup')) return [];
+    const kill = livenessKillSeconds(liveness.effective);
+    const readinessDelay = container.probe('readiness')?.effective.initialDelaySeconds ?? 0;
+    const expected = context.expectedStartupSeconds;
+    const issue = (message: string): Issue[] => [{ path: liveness.path, range: liveness.keyRange, message }];
+    if (expected !== undefined && kill < expected) {
+      return issue(`liveness can kill the container ${kill} s after it starts (initialDelaySeconds + failureThreshold × periodSeconds), before the ${expected} s it needs to start: add a startupProbe that allows for the start-up`);
+    }
+    if (kill < readinessDelay) {
+      return issue(`liveness can kill the container ${kill} s after it starts, before readiness even begins at ${readinessDelay} s (its initialDelaySeconds): the app is restarted before it can be Ready; add a startupProbe`);
+    }
+    return [];
+  },
+};
+
+export const L11: ContainerRule = {
+  ...containerTiming,
+  id: 'L11',
+  severity: 'warning',
+  title: 'The startupProbe budget is no longer than liveness alone would allow, or shorter than 10 s.',
+  reference: 'validation-rules.md §C (B_start), §D.11',
+  check(container) {
+    const startup = container.probe('startup');
+    if (!startup) return [];
+    const budget = startupBudgetSeconds(startup.effective);
+    const liveness = container.probe('liveness');
+    const issue = (message: string): Issue[] => [{ path: startup.path, range: startup.keyRange, message }];
+    if (liveness && budget <= livenessKillSeconds(liveness.effective)) {
+      return issue(`the startup budget (${budget} s) is no longer than liveness's own (${livenessKillSeconds(liveness.effective)} s), so the startupProbe protects nothing: raise its failureThreshold to cover the slowest start`);
+    }
+    if (budget < 10) return issue(`the startup budget is only ${budget} s (initialDelaySeconds + failureThreshold × periodSeconds): a slow start gets the container killed`);
+    return [];
+  },
+};
+
+export const L12: ProbeRule = {
+  ...timing,
+  scope: 'probe',
+  id: 'L12',
+  severity: 'warning',
+  title: 'timeoutSeconds ≥ periodSeconds: attempts run back to back and the configured budget no longer holds.',
+  reference: 'validation-rules.md §C, §D.12; kubelet-probes.md W3',
+  check(probe) {
+    const { timeoutSeconds, periodSeconds } = probe.effective;
+    if (timeoutSeconds < periodSeconds || periodSeconds < 0 || timeoutSeconds < 0) return [];
+    const field = probe.locate('timeoutSeconds') ? 'timeoutSeconds' : 'periodSeconds';
+    return [
+      {
+        path: `${probe.path}.${field}`,
+        range: probeRange(probe, field),
+        message: `timeoutSeconds (${timeoutSeconds}) ≥ periodSeconds (${periodSeconds}): a hanging attempt lasts a whole period, ticks pile up and failureThreshold × periodSeconds no longer tells how long the probe tolerates failure`,
+      },
+    ];
+  },
+};
+
+export const L13: ContainerRule = {
+  ...containerTiming,
+  id: 'L13',
+  severity: 'warning',
+  title: 'On the same endpoint, liveness gives up no later than readiness: restarted before taken out of rotation.',
+  reference: 'validation-rules.md §C, §D.13',
+  check(container) {
+    const pair = sameEndpointPair(container);
+    if (!pair || identical(pair.liveness, pair.readiness, container)) return [];
+    const live = toleranceSeconds(pair.liveness.effective);
+    const ready = toleranceSeconds(pair.readiness.effective);
+    if (live > ready) return [];
+    return [
+      {
+        path: pair.liveness.path,
+        range: pair.liveness.keyRange,
+        message: `liveness and readiness probe the same endpoint, and liveness gives up after ${live} s while readiness takes ${ready} s: an overloaded container is restarted before it is even taken out of rotation; give liveness a higher failureThreshold`,
+      },
+    ];
+  },
+};
+
+export const L14: ContainerRule = {
+  ...containerTiming,
+  id: 'L14',
+  severity: 'warning',
+  title: 'Liveness is identical to readiness (same resolved endpoint, headers and timings).',
+  reference: 'validation-rules.md §D.14',
+  check(container) {
+    const pair = sameEndpointPair(container);
+    if (!pair || !identical(pair.liveness, pair.readiness, container)) return [];
+    return [
+      {
+        path: pair.liveness.path,
+        range: pair.liveness.keyRange,
+        message: 'liveness is identical to readiness: the moment the app is too busy to answer it is both taken out of rotation and restarted, which turns load into restarts; keep the endpoint but give liveness a higher failureThreshold',
+      },
+    ];
+  },
+};
+
+export const L15: ContainerRule = {
+  ...containerTiming,
+  id: 'L15',
+  severity: 'info',
+  title: 'A startupProbe without a livenessProbe only delays readiness (often a leftover).',
+  reference: 'validation-rules.md §D.15',
+  check(container) {
+    const startup = container.probe('startup');
+    if (!startup || container.probe('liveness')) return [];
+    return [{ path: startup.path, range: startup.keyRange, message: 'a startupProbe without a livenessProbe protects nothing from being killed: it only holds back readiness until it succeeds; is the livenessProbe missing?' }];
+  },
+};
+
+export const L28: ContainerRule = {
+  ...containerTiming,
+  id: 'L28',
+  severity: 'info',
+  title: "Liveness initialDelaySeconds next to a startupProbe is usually redundant.",
+  reference: 'validation-rules.md §D.15; kubelet-probes.md W6, X2',
+  check(container) {
+    const liveness = container.probe('liveness');
+    if (!liveness || !container.probe('startup') || liveness.effective.initialDelaySeconds <= 0) return [];
+    return [
+      {
+        path: `${liveness.path}.initialDelaySeconds`,
+        range: probeRange(liveness, 'initialDelaySeconds'),
+        message: `liveness does not run before the startupProbe succeeds anyway, and its initialDelaySeconds (${liveness.effective.initialDelaySeconds}) counts from container start, not from that success: with a startupProbe it is usually redundant`,
+      },
+    ];
+  },
+};
+
+export const L27: ProbeRule = {
+  ...timing,
+  scope: 'probe',
+  id: 'L27',
+  severity: 'warning',
+  title: 'Liveness failureThreshold: 1 restarts the container on a single slow or failed answer.',
+  reference: 'validation-rules.md §D.13',
+  check(probe) {
+    if (probe.type !== 'liveness' || probe.effective.failureThreshold !== 1) return [];
+    return [{ path: `${probe.path}.failureThreshold`, range: probeRange(probe, 'failureThreshold'), message: 'failureThreshold: 1 on liveness restarts the container after one slow or failed answer; 3 or more rides out a hiccup' }];
+  },
+};
+
+export const L16: ProbeRule = {
+  ...timing,
+  scope: 'probe',
+  id: 'L16',
+  severity: 'info',
+  title: "A probe's terminationGracePeriodSeconds is longer than the pod's (usually it is the other way round).",
+  reference: 'validation-rules.md §D.16; kubelet-probes.md K3',
+  check(probe) {
+    const own = probe.effective.terminationGracePeriodSeconds;
+    const pod = probe.container.pod.terminationGracePeriodSeconds;
+    if (probe.type === 'readiness' || own === undefined || own <= pod) return [];
+    return [
+      {
+        path: `${probe.path}.terminationGracePeriodSeconds`,
+        range: probeRange(probe, 'terminationGracePeriodSeconds'),
+        message: `a ${probe.type} kill waits ${killGraceSeconds(probe.effective, probe.container.pod)} s before SIGKILL, longer than the pod's own ${pod} s: the usual pattern is a long pod grace period and a short one on the probe`,
+      },
+    ];
+  },
+};
+
+/** Liveness and readiness that hit the same place: same handler type and resolved target. */
+function sameEndpointPair(container: ContainerModel): { liveness: ProbeModel; readiness: ProbeModel } | undefined {
+  const liveness = container.probe('liveness');
+  const readiness = container.probe('readiness');
+  if (!liveness?.effective.handler || !readiness?.effective.handler) return undefined;
+  const endpoint = (handler: ProbeHandler) => endpointKey(handler, container);
+  return endpoint(liveness.effective.handler) === endpoint(readiness.effective.handler) ? { liveness, readiness } : undefined;
+}
+
+function endpointKey(handler: ProbeHandler, container: ContainerModel): string {
+  const port = (p: number | string) => {
+    const resolved = resolveContainerPort(p, container.spec);
+    return resolved.ok ? resolved.port : `?${p}`;
+  };
+  switch (handler.type) {
+    case 'exec':
+      return JSON.stringify(['exec', handler.command]);
+    case 'httpGet':
+      return JSON.stringify(['http', handler.scheme, handler.host ?? '', port(handler.port), handler.path]);
+    case 'tcpSocket':
+      return JSON.stringify(['tcp', handler.host ?? '', port(handler.port)]);
+    case 'grpc':
+      return JSON.stringify(['grpc', handler.port, handler.service ?? '']);
+  }
+}
+
+function identical(liveness: ProbeModel, readiness: ProbeModel, container: ContainerModel): boolean {
+  const a = liveness.effective;
+  const b = readiness.effective;
+  const headers = (h: ProbeHandler | undefined) => (h?.type === 'httpGet' ? JSON.stringify(h.httpHeaders.map((x) => [x.name.toLowerCase(), x.value])) : '');
+  return (
+    endpointKey(a.handler as ProbeHandler, container) === endpointKey(b.handler as ProbeHandler, container) &&
+    headers(a.handler) === headers(b.handler) &&
+    a.initialDelaySeconds === b.initialDelaySeconds &&
+    a.timeoutSeconds === b.timeoutSeconds &&
+    a.periodSeconds === b.periodSeconds &&
+    a.successThreshold === b.successThreshold &&
+    a.failureThreshold === b.failureThreshold
+  );
+}

@@ -1,0 +1,16 @@
+/** Zero-based line and UTF-16 character, as in the Language Server Protocol and VS Code. */
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+export const ORIGIN: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+export function compareRanges(a: Range, b: Range): number {
+  return a.start.line - b.start.line || a.start.character - b.start.character;
+}
