@@ -1,6 +1,7 @@
 // Builds the shipped bundles into dist/ and, with --with-tests, transpiles src/, test/ and bench/
 // file by file into out/ so `node --test` can import any module (no bundling, no type check:
-// `npm run typecheck` does that).
+// `npm run typecheck` does that). --tests-only skips the bundles; --outdir=DIR transpiles into
+// DIR instead of out/ (for several test runs at once).
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 const args = new Set(process.argv.slice(2));
 const watch = args.has('--watch');
 const production = args.has('--production');
+const testsOnly = args.has('--tests-only');
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'out';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -39,10 +42,10 @@ function listSources(dir) {
 }
 
 async function buildTests() {
-  rmSync('out', { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: ['src', 'test', 'bench'].flatMap(listSources),
-    outdir: 'out',
+    outdir,
     outbase: '.',
     bundle: false,
     platform: 'node',
@@ -58,6 +61,6 @@ if (watch) {
   await Promise.all(contexts.map((context) => context.watch()));
   console.error('esbuild: watching src/ …');
 } else {
-  await Promise.all(bundles.map((options) => esbuild.build(options)));
-  if (args.has('--with-tests')) await buildTests();
+  if (!testsOnly) await Promise.all(bundles.map((options) => esbuild.build(options)));
+  if (testsOnly || args.has('--with-tests')) await buildTests();
 }
