@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import { zipEntries } from '../helpers/zip';
+
+// `npm test` runs `npm run package` first, so CI builds the .vsix on every run.
+const VSIX = 'dist/probe-lens.vsix';
+
+test('the .vsix holds exactly what the .vscodeignore allowlist lets in', { skip: !existsSync(VSIX) && 'run `npm run package` first' }, () => {
+  const files = zipEntries(VSIX)
+    .filter((name) => name.startsWith('extension/'))
+    .map((name) => name.slice('extension/'.length))
+    .sort();
+  // vsce stores the README as readme.md.
+  assert.deepEqual(files, ['dist/extension.js', 'docs/rules.md', 'package.json', 'readme.md']);
+});
+
+test('the .vsix declares the extension manifest VS Code reads', { skip: !existsSync(VSIX) && 'run `npm run package` first' }, () => {
+  const entries = zipEntries(VSIX);
+  assert.ok(entries.includes('extension.vsixmanifest'));
+  assert.ok(entries.includes('[Content_Types].xml'));
+});
