@@ -87,16 +87,16 @@ test('P01: each empty probe type gets its own finding', () => {
 const FORBIDDEN_MORE = 'Forbidden: may not specify more than 1 handler type';
 
 const p02Cases: { name: string; body: string; forbidden: string[] }[] = [
-  { name: 'exec + httpGet', body: 'exec:\n  command: [true]\nhttpGet:\n  port: 8080', forbidden: ['httpGet'] },
+  { name: 'exec + httpGet', body: 'exec:\n  command: [cat, /tmp/ok]\nhttpGet:\n  port: 8080', forbidden: ['httpGet'] },
   { name: 'httpGet + tcpSocket', body: 'httpGet:\n  port: 8080\ntcpSocket:\n  port: 8080', forbidden: ['tcpSocket'] },
   { name: 'tcpSocket + grpc', body: 'tcpSocket:\n  port: 8080\ngrpc:\n  port: 9090', forbidden: ['grpc'] },
-  { name: 'grpc written before exec (fixed order, not YAML order)', body: 'grpc:\n  port: 9090\nexec:\n  command: [true]', forbidden: ['grpc'] },
+  { name: 'grpc written before exec (fixed order, not YAML order)', body: 'grpc:\n  port: 9090\nexec:\n  command: [cat, /tmp/ok]', forbidden: ['grpc'] },
   { name: 'tcpSocket written before httpGet', body: 'tcpSocket:\n  port: 8080\nhttpGet:\n  port: 8080', forbidden: ['tcpSocket'] },
   { name: 'three handlers: httpGet + tcpSocket + grpc', body: 'httpGet:\n  port: 8080\ntcpSocket:\n  port: 8080\ngrpc:\n  port: 9090', forbidden: ['tcpSocket', 'grpc'] },
-  { name: 'three handlers: exec + tcpSocket + grpc', body: 'grpc:\n  port: 9090\ntcpSocket:\n  port: 8080\nexec:\n  command: [true]', forbidden: ['tcpSocket', 'grpc'] },
+  { name: 'three handlers: exec + tcpSocket + grpc', body: 'grpc:\n  port: 9090\ntcpSocket:\n  port: 8080\nexec:\n  command: [cat, /tmp/ok]', forbidden: ['tcpSocket', 'grpc'] },
   {
     name: 'all four handlers',
-    body: 'exec:\n  command: [true]\nhttpGet:\n  port: 8080\ntcpSocket:\n  port: 8080\ngrpc:\n  port: 9090',
+    body: 'exec:\n  command: [cat, /tmp/ok]\nhttpGet:\n  port: 8080\ntcpSocket:\n  port: 8080\ngrpc:\n  port: 9090',
     forbidden: ['httpGet', 'tcpSocket', 'grpc'],
   },
 ];
@@ -123,8 +123,8 @@ test('P02: a single handler is not P02', () => {
 const p02NotValidated: { name: string; body: string; expected: string[] }[] = [
   { name: 'bad port in the second handler (tcpSocket 0) gives no P05', body: 'httpGet:\n  port: 8080\ntcpSocket:\n  port: 0', expected: [`P02 ${LIVE}.tcpSocket`] },
   { name: 'bad grpc port after tcpSocket gives no P05', body: 'tcpSocket:\n  port: 8080\ngrpc:\n  port: 70000', expected: [`P02 ${LIVE}.grpc`] },
-  { name: 'bad port name in the second handler gives no P06', body: 'exec:\n  command: [true]\nhttpGet:\n  port: "8080"', expected: [`P02 ${LIVE}.httpGet`] },
-  { name: 'bad scheme and header in the second handler give no P07/P08', body: 'exec:\n  command: [true]\nhttpGet:\n  port: 8080\n  scheme: http\n  httpHeaders:\n    - name: X_Bad\n      value: x', expected: [`P02 ${LIVE}.httpGet`] },
+  { name: 'bad port name in the second handler gives no P06', body: 'exec:\n  command: [cat, /tmp/ok]\nhttpGet:\n  port: "8080"', expected: [`P02 ${LIVE}.httpGet`] },
+  { name: 'bad scheme and header in the second handler give no P07/P08', body: 'exec:\n  command: [cat, /tmp/ok]\nhttpGet:\n  port: 8080\n  scheme: http\n  httpHeaders:\n    - name: X_Bad\n      value: x', expected: [`P02 ${LIVE}.httpGet`] },
   { name: 'missing port in the second handler gives no P05', body: 'httpGet:\n  port: 8080\ntcpSocket: {}', expected: [`P02 ${LIVE}.tcpSocket`] },
   { name: 'empty exec is first and validated; the second handler is forbidden', body: 'exec:\n  command: []\ntcpSocket:\n  port: 0', expected: [`P02 ${LIVE}.tcpSocket`, `P03 ${LIVE}.exec.command`] },
   { name: 'the first handler is validated (httpGet port 0), the second is not', body: 'httpGet:\n  port: 0\ntcpSocket:\n  port: 0', expected: [`P02 ${LIVE}.tcpSocket`, `P05 ${LIVE}.httpGet.port`] },
@@ -164,6 +164,16 @@ const p03Valid: { name: string; body: string }[] = [
   { name: 'a normal command', body: 'exec:\n  command: [cat, /tmp/healthy]' },
   { name: 'a shell command', body: 'exec:\n  command:\n    - sh\n    - -c\n    - test -f /tmp/ready' },
 ];
+
+// The same inputs with the runtime rule L20 switched off, so that P03 itself is verified even if a
+// runtime rule stumbles over an empty command.
+for (const c of p03Invalid) {
+  test(`P03: ${c.name} → Required at exec.command (runtime rule L20 disabled)`, () => {
+    const yaml = liveness(c.body);
+    const findings = findingsOf('P03', yaml, { disabledRules: new Set(['L20']) });
+    assert.deepEqual(findings.map((f) => [f.path, f.kind, f.message]), [[`${LIVE}.exec.command`, 'Required', `${LIVE}.exec.command: Required value`]]);
+  });
+}
 
 for (const c of p03Valid) {
   test(`P03: ${c.name} is valid`, () => {
@@ -293,6 +303,7 @@ const p06Invalid: { name: string; yamlValue: string; value: string; sub: SubRule
   { name: 'consecutive hyphens', yamlValue: 'my--port', value: 'my--port', sub: ['d'] },
   { name: 'leading hyphen', yamlValue: '-web', value: '-web', sub: ['e'] },
   { name: 'trailing hyphen', yamlValue: 'web-', value: 'web-', sub: ['e'] },
+  { name: 'consecutive hyphens and a trailing hyphen', yamlValue: 'web--port-', value: 'web--port-', sub: ['d', 'e'] },
   { name: 'violating all five sub-rules', yamlValue: '"-_123456789--123-"', value: '-_123456789--123-', sub: ['a', 'b', 'c', 'd', 'e'] },
   { name: 'violating four sub-rules', yamlValue: '"--1234567890123456"', value: '--1234567890123456', sub: ['a', 'c', 'd', 'e'] },
   { name: 'too long with upper case', yamlValue: 'VeryLongPortName1', value: 'VeryLongPortName1', sub: ['a', 'b'] },

@@ -1,0 +1,29 @@
+/**
+ * The prober-level result of one attempt (kubelet-probes.md R1): `warning` is "logically success,
+ * with extra debugging info"; `error` set means a prober *error*, which the kubelet retries (P2)
+ * and then discards without counting (P5). Expected failures are values, never exceptions.
+ */
+export type ProbeResult = 'success' | 'warning' | 'failure' | 'unknown';
+
+export interface ProbeOutcome {
+  readonly result: ProbeResult;
+  /** What the kubelet puts in its event (`HTTP probe failed with statuscode: 503`). */
+  readonly output: string;
+  /** A prober error: the attempt does not count (P5). */
+  readonly error?: string;
+}
+
+export interface AttemptOptions {
+  /** `timeoutSeconds` × 1000: bounds the whole attempt, whatever the target does (P4). */
+  readonly timeoutMs: number;
+  /** Aborts an attempt when its session stops: it then ends at once, leaving nothing behind. */
+  readonly signal?: AbortSignal;
+}
+
+/** The kubelet's response-body and exec-output cap (H8, E2): `10 * 1 << 10`. */
+export const MAX_OUTPUT_BYTES = 10 * 1024;
+
+/** `kube-probe/<major>.<minor>` (H3, G1). */
+export function probeUserAgent(minorVersion: number): string {
+  return `kube-probe/1.${minorVersion}`;
+}
