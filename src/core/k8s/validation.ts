@@ -18,7 +18,7 @@ export function isValidPortName(name: string): string[] {
   if (!PORT_NAME_CHARSET.test(name)) errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!PORT_NAME_ONE_LETTER.test(name)) errors.push('must contain at least one letter (a-z)');
   if (name.includes('--')) errors.push('must not contain consecutive hyphens');
-  else if (name.length > 0 && (name.startsWith('-') || name.endsWith('-'))) errors.push('must not begin or end with a hyphen');
+  if (name.length > 0 && (name.startsWith('-') || name.endsWith('-'))) errors.push('must not begin or end with a hyphen');
   return errors;
 }
 

@@ -37,8 +37,11 @@ export class YamlNavigator {
     return this.resolve(this.doc.contents, 0);
   }
 
+  /** The node's text, without the line break and indentation a block collection ends with. */
   rangeOf(node: Node): Range {
-    const [start, end] = node.range ?? [0, 0];
+    const [start, valueEnd] = node.range ?? [0, 0];
+    let end = valueEnd;
+    while (end > start && /\s/.test(this.file.text[end - 1] as string)) end--;
     return this.file.rangeOf(start, end);
   }
 

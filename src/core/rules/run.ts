@@ -26,28 +26,29 @@ export function checkManifest(manifest: Manifest, options: RunOptions): Finding[
 /** One document's findings: the unit the editor re-checks when only that document changed. */
 export function checkDocument(document: ManifestDocument, options: RunOptions): Finding[] {
   const findings: Finding[] = [];
-  const add = (rule: Rule, issues: readonly Issue[]) => {
-    for (const issue of issues) findings.push(toFinding(rule, issue, document, options.file));
+  const run = (rule: Rule, check: () => readonly Issue[]) => {
+    for (const issue of isolated(rule, check, document)) findings.push(toFinding(rule, issue, document, options.file));
   };
+  const { context } = options;
   for (const rule of RULES) {
     if (!enabled(rule.id, options)) continue;
     switch (rule.scope) {
       case 'document':
-        add(rule, rule.check(document, options.context));
+        run(rule, () => rule.check(document, context));
         break;
       case 'pod':
-        for (const pod of document.podSpecs) add(rule, rule.check(pod, options.context));
+        for (const pod of document.podSpecs) run(rule, () => rule.check(pod, context));
         break;
       case 'container':
         for (const pod of document.podSpecs) {
-          for (const container of pod.containers) if (rule.kinds.includes(container.kind)) add(rule, rule.check(container, options.context));
+          for (const container of pod.containers) if (rule.kinds.includes(container.kind)) run(rule, () => rule.check(container, context));
         }
         break;
       case 'probe':
         for (const pod of document.podSpecs) {
           for (const container of pod.containers) {
             if (!PROBING_CONTAINERS.includes(container.kind)) continue;
-            for (const probe of container.probes) add(rule, rule.check(probe, options.context));
+            for (const probe of container.probes) run(rule, () => rule.check(probe, context));
           }
         }
         break;
@@ -65,6 +66,20 @@ function withoutConsequences(findings: Finding[], document: ManifestDocument): F
   const undecodable = new Set(document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]).map((issue) => issue.path));
   if (undecodable.size === 0) return findings;
   return findings.filter((f) => !(/^P\d/.test(f.rule) && undecodable.has(f.path)));
+}
+
+/**
+ * A rule that throws is a bug; it must not take the file's other findings with it. It shows as
+ * one error at the document's start, so it gets reported rather than silently lost.
+ */
+function isolated(rule: Rule, check: () => readonly Issue[], document: ManifestDocument): readonly Issue[] {
+  try {
+    return check();
+  } catch (error) {
+    const start = document.source.range.start;
+    const reason = error instanceof Error ? error.message : String(error);
+    return [{ path: '', range: { start, end: start }, severity: 'error', message: `internal error in rule ${rule.id} (please report it): ${reason}` }];
+  }
 }
 
 function toFinding(rule: Rule, issue: Issue, document: ManifestDocument, file: string): Finding {

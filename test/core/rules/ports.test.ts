@@ -477,3 +477,9 @@ test('N3: an unresolvable port makes the probe a prober error: L01 for the kubel
   const yaml = podWith(`ports:\n  - {name: http, containerPort: 8080}\nlivenessProbe:\n  httpGet: {path: /, port: not-found}`);
   assert.equal(findingsOf('L01', yaml).length, 1);
 });
+
+test('L04: a quoted number outside 1–65535 gets no unquote fix (it would only become a P05)', () => {
+  const [finding] = findingsOf('L04', podWith(`readinessProbe:\n  httpGet: {port: "70000"}`));
+  assert.ok(finding);
+  assert.equal(finding.fix, undefined);
+});

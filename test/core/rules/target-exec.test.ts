@@ -150,8 +150,8 @@ const L19_WARNS: readonly [string, string, string, string?][] = [
   ['$HOME', `["test", "-f", "$HOME/ready"]`, 'test -f $HOME/ready'],
   ['${HOME}', `["test", "-f", "\${HOME}/ready"]`, 'test -f ${HOME}/ready'],
   ['backticks', '["test", "`cat /tmp/pid`", "-gt", "0"]', 'test `cat /tmp/pid` -gt 0'],
-  ['$(date) (not an env var, so not Kubernetes expansion: left verbatim, E5)', `["test", "$(date +%s)", "-gt", "0"]`, 'test $(date +%s) -gt 0'],
-  ['$(date) with no arguments inside', `["echo", "$(date)"]`, 'echo $(date)'],
+  ['$(date +%s)', `["test", "$(date +%s)", "-gt", "0"]`, 'test $(date +%s) -gt 0'],
+  ['$(date) (no env var named date, so E5 leaves it verbatim)', `["echo", "$(date)"]`, 'echo $(date)'],
   ['a glob', `["ls", "/tmp/*.ready"]`, 'ls /tmp/*.ready'],
 ];
 
@@ -268,6 +268,14 @@ for (const [name, command, joined] of L20_FIRES) {
   });
 }
 
+test('L20: the fix replaces a block-style list with a valid flow list', () => {
+  const yaml = podWith(`livenessProbe:\n  exec:\n    command:\n      - sh\n      - -c\n      - echo\n      - hi\n  periodSeconds: 5`);
+  const fixed = applyFix(yaml, findingsOf('L20', yaml)[0]);
+  assert.deepEqual(livenessCommand(fixed), ['sh', '-c', 'echo hi']);
+  const probe = (parse(fixed) as { spec: { containers: { livenessProbe: { periodSeconds: number } }[] } }).spec.containers[0]?.livenessProbe;
+  assert.equal(probe?.periodSeconds, 5, 'the rest of the probe is untouched');
+});
+
 const L20_SILENT: readonly [string, string][] = [
   ['sh -c with one script', `["sh", "-c", "echo hi"]`],
   ['sh -ec with one script', `["sh", "-ec", "echo hi"]`],
@@ -290,6 +298,7 @@ const L21_FIRES: readonly [string, string, string][] = [
   ['curl inside sh -c', `["sh", "-c", "curl -sf http://localhost:8080/healthz || exit 1"]`, ''],
   ['curl with timeoutSeconds: 0 (defaulted to 1)', `["curl", "-f", "http://localhost:8080/healthz"]`, 'timeoutSeconds: 0\n'],
   ['curl with timeoutSeconds: 1', `["curl", "-f", "http://localhost:8080/healthz"]`, 'timeoutSeconds: 1\n'],
+  ['curl with only --connect-timeout (it does not bound a slow answer)', `["curl", "-f", "--connect-timeout", "1", "http://localhost:8080/healthz"]`, ''],
   ['wget without -T', `["wget", "-q", "-O", "-", "http://localhost:8080/healthz"]`, ''],
 ];
 

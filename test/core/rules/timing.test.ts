@@ -278,6 +278,7 @@ const L28_SILENT: readonly [string, string[]][] = [
   ['no startupProbe', [`livenessProbe:\n  ${http()}\n  initialDelaySeconds: 120`]],
   ['a startupProbe and no liveness initialDelaySeconds', [`startupProbe:\n  ${http()}\n  failureThreshold: 30`, `livenessProbe:\n  ${http()}`]],
   ['a startupProbe and liveness initialDelaySeconds: 0', [`startupProbe:\n  ${http()}\n  failureThreshold: 30`, `livenessProbe:\n  ${http()}\n  initialDelaySeconds: 0`]],
+  ['a small liveness initialDelaySeconds (5 s, below the 10 s worth a remark)', [`startupProbe:\n  ${http()}\n  failureThreshold: 30`, `livenessProbe:\n  ${http()}\n  initialDelaySeconds: 5`]],
   ['a readiness initialDelaySeconds next to a startupProbe', [`startupProbe:\n  ${http()}\n  failureThreshold: 30`, `readinessProbe:\n  ${http()}\n  initialDelaySeconds: 120`]],
 ];
 
@@ -339,7 +340,7 @@ const TIMING_RULES = ['L10', 'L11', 'L12', 'L13', 'L14', 'L15', 'L16', 'L27', 'L
 const troubled = indent(
   `livenessProbe:
   tcpSocket: {port: 8080}
-  initialDelaySeconds: 5
+  initialDelaySeconds: 15
   failureThreshold: 1
   timeoutSeconds: 20
   terminationGracePeriodSeconds: 600

@@ -1,4 +1,4 @@
-import { type ContainerModel, type DecodeIssue, type ManifestDocument, PROBE_FIELDS } from '../../manifest';
+import type { DecodeIssue, ManifestDocument } from '../../manifest';
 import type { DocumentRule, Issue } from '../types';
 
 /** Decode stage (validation-rules.md §A.5): the API server refuses the object before validating it. */
@@ -27,15 +27,10 @@ export const D02: DocumentRule = {
   check: (document) => decodeIssues(document, 'D02').map((issue): Issue => ({ path: issue.path, range: issue.range, message: issue.message, kind: 'TypeMismatch' })),
 };
 
+/**
+ * Decoding comes before validation (validation-rules.md §A.1), so a misspelled field inside a
+ * probe that validation will forbid as a whole (P14, P16) still fails the request on its own.
+ */
 function decodeIssues(document: ManifestDocument, rule: 'D01' | 'D02'): DecodeIssue[] {
-  return document.podSpecs
-    .flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap(checkedDecodeIssues)])
-    .filter((issue) => issue.rule === rule);
-}
-
-/** Inside a forbidden probe (P14, P16) nothing else is reported: one Forbidden per probe. */
-function checkedDecodeIssues(container: ContainerModel): readonly DecodeIssue[] {
-  if (container.kind === 'regular' || container.kind === 'sidecar') return container.decodeIssues;
-  const forbidden = container.probes.map((probe) => `${container.path}.${PROBE_FIELDS[probe.type]}`);
-  return container.decodeIssues.filter((issue) => !forbidden.some((path) => issue.path === path || issue.path.startsWith(`${path}.`)));
+  return document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]).filter((issue) => issue.rule === rule);
 }

@@ -7,13 +7,10 @@ const runtime = { scope: 'probe', category: 'runtime' } as const;
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh', 'mksh', 'busybox', 'cmd', 'cmd.exe', 'powershell', 'pwsh']);
 
-/**
- * Shell syntax that means nothing to a program receiving it as an argument. `$(NAME)` is not
- * among them: that is Kubernetes' own static expansion (E5), done before the command runs.
- */
+/** Shell syntax that means nothing to a program receiving it as an argument. */
 const SHELL_SYNTAX: readonly { readonly pattern: RegExp; readonly what: string }[] = [
   { pattern: /^(\|\||\||&&|;|>>?|<|2>&1|&)$/, what: 'a shell operator' },
-  { pattern: /\$\((?![A-Za-z_][A-Za-z0-9_]*\))/, what: 'command substitution' },
+  { pattern: /\$\(/, what: 'command substitution' },
   { pattern: /`/, what: 'command substitution' },
   { pattern: /\$\{?[A-Za-z_][A-Za-z0-9_]*/, what: 'a shell variable' },
   { pattern: /(^|\s)(\|\||\||&&|;|>|<)(\s|$)/, what: 'a shell operator' },
@@ -28,7 +25,7 @@ export const L19: ProbeRule = {
   reference: 'validation-rules.md §A.6, §D.19; kubelet-probes.md E1',
   check(probe) {
     const command = execCommand(probe);
-    if (!command || command.length === 0 || isShell(command[0] as string)) return [];
+    if (!command || command.length === 0 || isShell(command[0])) return [];
     const path = `${probe.path}.exec.command`;
     const range = probeRange(probe, 'exec.command');
     const fix = wrapInShell(command, range);
@@ -43,8 +40,11 @@ export const L19: ProbeRule = {
         },
       ];
     }
+    const declared = new Set((probe.container.spec.env ?? []).map((e) => e.name));
     for (const argument of command.slice(1)) {
-      const syntax = SHELL_SYNTAX.find((s) => s.pattern.test(argument));
+      // `$(NAME)` of a declared env var is Kubernetes' own expansion (E5), done before the command runs.
+      const unexpanded = argument.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole, name: string) => (declared.has(name) ? '' : whole));
+      const syntax = SHELL_SYNTAX.find((s) => s.pattern.test(unexpanded));
       if (syntax) {
         return [{ path, range, message: `"${argument}" is ${syntax.what}, but exec probes run "${command[0]}" directly, with no shell: it is passed as a literal argument; run it with ["sh", "-c", …]`, fix }];
       }
@@ -61,7 +61,7 @@ export const L20: ProbeRule = {
   reference: 'validation-rules.md §D.20',
   check(probe) {
     const command = execCommand(probe);
-    if (!command || !isShell(command[0] as string) || !isDashC(command[1]) || command.length <= 3) return [];
+    if (!command || !isShell(command[0]) || !isDashC(command[1]) || command.length <= 3) return [];
     const range = probeRange(probe, 'exec.command');
     const script = command.slice(2).join(' ');
     return [
@@ -89,7 +89,8 @@ export const L21: ProbeRule = {
     if (!command || probe.effective.timeoutSeconds !== 1) return [];
     const line = command.join(' ');
     const missing =
-      /\bcurl\b/.test(line) && !/(\s--max-time[\s=]|\s-m\s?\d|\s--connect-timeout[\s=])/.test(line)
+      // --connect-timeout bounds only the connection, not a slow answer.
+      /\bcurl\b/.test(line) && !/(\s--max-time[\s=]|\s-m\s?\d)/.test(line)
         ? 'curl without --max-time'
         : /\bwget\b/.test(line) && !/(\s-T\s?\d|\s--timeout[\s=])/.test(line)
           ? 'wget without -T'
@@ -110,8 +111,8 @@ function execCommand(probe: ProbeModel): readonly string[] | undefined {
   return handler?.type === 'exec' ? handler.command : undefined;
 }
 
-function isShell(program: string): boolean {
-  return SHELLS.has(program.split('/').pop() ?? program);
+function isShell(program: string | undefined): boolean {
+  return program !== undefined && SHELLS.has(program.split('/').pop() ?? program);
 }
 
 /** `-c`, and combined flags ending in c such as `-ec` or `-xc`. */

@@ -1,5 +1,5 @@
 import { findPortByName, resolveContainerPort } from '../../k8s/ports';
-import { isValidPortName } from '../../k8s/validation';
+import { isValidPortName, isValidPortNum } from '../../k8s/validation';
 import type { ProbeModel, ProbeType } from '../../manifest';
 import { probeRange } from '../locate';
 import type { Issue, ProbeRule } from '../types';
@@ -89,15 +89,11 @@ export const L04: ProbeRule = {
     if ((handler?.type !== 'httpGet' && handler?.type !== 'tcpSocket') || typeof handler.port !== 'string' || !/^\d+$/.test(handler.port)) return [];
     const relative = `${handler.type}.port`;
     const range = probeRange(probe, relative);
-    const number = String(Number(handler.port));
-    return [
-      {
-        path: `${probe.path}.${relative}`,
-        range,
-        message: `"${handler.port}" is a string, so Kubernetes reads it as a port name, and a name needs a letter; write ${number} without quotes`,
-        fix: { title: `Unquote the port: ${number}`, edits: [{ range, newText: number }] },
-      },
-    ];
+    const number = Number(handler.port);
+    const message = `"${handler.port}" is a string, so Kubernetes reads it as a port name, and a name needs a letter; write ${number} without quotes`;
+    // Unquoting an out-of-range number would only trade this error for P05.
+    const fix = isValidPortNum(number).length === 0 ? { fix: { title: `Unquote the port: ${number}`, edits: [{ range, newText: String(number) }] } } : {};
+    return [{ path: `${probe.path}.${relative}`, range, message, ...fix }];
   },
 };
 
@@ -118,14 +114,8 @@ export const L05: ProbeRule = {
       return [{ path, range: failed.range, message: `gRPC probes need a port number, not a name, and container "${probe.container.name}" has no port named "${written}" to take it from` }];
     }
     const why = declared !== undefined ? `the containerPort named "${written}"` : 'the same number, unquoted';
-    return [
-      {
-        path,
-        range: failed.range,
-        message: `gRPC probes need a port number, not a name: use ${number} (${why})`,
-        fix: { title: `Use port ${number}`, edits: [{ range: failed.range, newText: String(number) }] },
-      },
-    ];
+    const fix = isValidPortNum(number).length === 0 ? { fix: { title: `Use port ${number}`, edits: [{ range: failed.range, newText: String(number) }] } } : {};
+    return [{ path, range: failed.range, message: `gRPC probes need a port number, not a name: use ${number} (${why})`, ...fix }];
   },
 };
 

@@ -31,12 +31,15 @@ function hostProblem(host: string): string {
   return `host "${host}" is resolved and connected to from the node: the probe checks that host, not this container.`;
 }
 
-/** `svc`, `svc.ns`, `svc.ns.svc`, `svc.ns.svc.cluster.local`. */
+/**
+ * A bare label (`my-svc`) or a cluster name (`my-svc.ns.svc`, `….svc.cluster.local`). `svc.ns`
+ * is left out: it cannot be told from `example.com`.
+ */
 function looksLikeServiceName(host: string): boolean {
   const labels = host.split('.');
   const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
   if (!labels.every((l) => dnsLabel.test(l))) return false;
-  return labels.length <= 2 || labels[2] === 'svc';
+  return labels.length === 1 || labels[2] === 'svc' || host.endsWith('.cluster.local');
 }
 
 export const L09: ProbeRule = {

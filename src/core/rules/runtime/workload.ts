@@ -86,7 +86,7 @@ export const L24: ContainerRule = {
   title: 'Probes on a plain init container: did you mean a sidecar (restartPolicy: Always)?',
   reference: 'validation-rules.md §A.4, §D.24',
   check(container) {
-    if (container.probes.length === 0) return [];
+    if (container.probes.length === 0 || container.spec.restartPolicy === 'Always') return [];
     const first = container.probes[0] as NonNullable<(typeof container.probes)[number]>;
     return [
       {

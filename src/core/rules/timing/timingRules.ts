@@ -126,6 +126,9 @@ export const L15: ContainerRule = {
   },
 };
 
+/** Below this, a liveness initial delay next to a startupProbe is not worth a remark. */
+const LARGE_INITIAL_DELAY_SECONDS = 10;
+
 export const L28: ContainerRule = {
   ...containerTiming,
   id: 'L28',
@@ -134,7 +137,7 @@ export const L28: ContainerRule = {
   reference: 'validation-rules.md §D.15; kubelet-probes.md W6, X2',
   check(container) {
     const liveness = container.probe('liveness');
-    if (!liveness || !container.probe('startup') || liveness.effective.initialDelaySeconds <= 0) return [];
+    if (!liveness || !container.probe('startup') || liveness.effective.initialDelaySeconds < LARGE_INITIAL_DELAY_SECONDS) return [];
     return [
       {
         path: `${liveness.path}.initialDelaySeconds`,
