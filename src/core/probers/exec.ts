@@ -25,15 +25,15 @@ const REAP_GRACE_MS = 100;
  * - E2: output is stdout followed by stderr, the pair cut to `MAX_OUTPUT_BYTES`. Each stream is
  *   buffered up to the cap and then only drained, so a flood neither grows memory nor blocks the
  *   child on a full pipe.
- * - E3: exit 0 → success; any other exit, including death by a signal (the runtime reports
- *   128+signal) → failure with the output; a program that cannot be started → a prober *error*
- *   (`unknown` + `error`), which the kubelet retries (P2) and then discards (P5).
+ * - E3: exit 0 → success; any other exit, including death by a signal (a runtime reports a
+ *   non-zero status for it too) → failure with the output; a program that cannot be started →
+ *   a prober *error* (`unknown` + `error`), which the kubelet retries (P2) and discards (P5).
  * - E4: at the deadline the whole process group gets SIGKILL (as the runtime kills an ExecSync
  *   that times out; a SIGTERM could be ignored) and the attempt is a failure whose output is the
  *   kubelet's `command "<argv joined by spaces>" timed out`. The attempt ends when the child has
  *   exited *and* its stdout/stderr are closed, so a background process still holding the pipes
  *   makes it a timeout, as the runtime waits for the exec's streams to drain.
- * - Aborting `options.signal` kills the group at once and settles as a prober error.
+ * - Aborting `options.signal` kills the group at once and settles as a prober error (`ABORTED`).
  *
  * The child leads its own process group (`detached`), and when the attempt ends that group is
  * always killed — also after a normal exit — so background processes it left behind do not
@@ -190,7 +190,12 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-const ABORTED: ProbeOutcome = { result: 'unknown', output: '', error: 'exec probe aborted' };
+/**
+ * An aborted attempt is what the kubelet gets when the context of its ExecSync call is cancelled:
+ * a gRPC `Canceled` error, which is neither an exit nor a timeout, so `unknown` + error (E3) —
+ * discarded, never counted (P5).
+ */
+const ABORTED: ProbeOutcome = { result: 'unknown', output: '', error: 'rpc error: code = Canceled desc = context canceled' };
 
 function proberError(message: string): ProbeOutcome {
   return { result: 'unknown', output: '', error: message };

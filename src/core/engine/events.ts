@@ -1,0 +1,44 @@
+import type { ProbeType } from '../manifest';
+import type { ProbeResult } from '../probers/types';
+import type { ContainerState } from './podState';
+import type { CachedResult } from './results';
+
+/**
+ * What a running engine reports, one object per line in `--format jsonl` (design.md §3). `t` is
+ * seconds since the run began, on the engine's clock (virtual in simulations).
+ */
+export type EngineEvent =
+  | {
+      readonly type: 'attempt';
+      readonly t: number;
+      readonly pod: string;
+      readonly container: string;
+      readonly probe: ProbeType;
+      readonly containerId: string;
+      readonly outcome: ProbeResult;
+      readonly output: string;
+      readonly error?: string;
+      readonly durationMs: number;
+    }
+  | { readonly type: 'result'; readonly t: number; readonly pod: string; readonly container: string; readonly probe: ProbeType; readonly containerId: string; readonly value: CachedResult }
+  | { readonly type: 'event'; readonly t: number; readonly pod: string; readonly container?: string; readonly reason: string; readonly message: string; readonly eventType: 'Normal' | 'Warning' }
+  | {
+      readonly type: 'container';
+      readonly t: number;
+      readonly pod: string;
+      readonly container: string;
+      readonly containerId: string;
+      readonly state: ContainerState;
+      readonly restartCount: number;
+      readonly reason?: string;
+    }
+  | { readonly type: 'status'; readonly t: number; readonly pod: string; readonly container: string; readonly started: boolean; readonly ready: boolean }
+  | { readonly type: 'pod'; readonly t: number; readonly pod: string; readonly ready: boolean }
+  | { readonly type: 'tunnel'; readonly t: number; readonly pod: string; readonly state: 'up' | 'down'; readonly local: string; readonly remote: string };
+
+export type EventSink = (event: EngineEvent) => void;
+
+/** `Liveness`, `Readiness`, `Startup`: how the kubelet names probe types in event text. */
+export function probeTypeTitle(type: ProbeType): string {
+  return type[0]?.toUpperCase() + type.slice(1);
+}

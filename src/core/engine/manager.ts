@@ -1,0 +1,118 @@
+import type { ContainerModel, Manifest, PodSpecModel, ProbeModel } from '../manifest';
+import type { Disposable } from './disposable';
+import { PodRuntime, type PodRuntimeOptions } from './podRuntime';
+import type { PodIdentity } from './target';
+
+export interface DesiredPod {
+  readonly identity: PodIdentity;
+  readonly spec: PodSpecModel;
+}
+
+interface ManagedPod {
+  readonly runtime: PodRuntime;
+  readonly shape: string;
+  readonly probes: Map<string, string>;
+}
+
+/**
+ * Keeps one `PodRuntime` per desired pod. Unlike the kubelet, which never updates a worker in
+ * place (W1), an editor must follow edits: a changed probe restarts its own worker only, a
+ * changed set of containers restarts the pod.
+ */
+export class Manager implements Disposable {
+  private readonly pods = new Map<string, ManagedPod>();
+
+  constructor(private readonly options: PodRuntimeOptions) {}
+
+  sync(desired: readonly DesiredPod[]): void {
+    const wanted = new Set(desired.map((p) => p.identity.uid));
+    for (const [uid, pod] of this.pods) {
+      if (!wanted.has(uid)) {
+        pod.runtime.dispose();
+        this.pods.delete(uid);
+      }
+    }
+    for (const pod of desired) {
+      const current = this.pods.get(pod.identity.uid);
+      const shape = podShape(pod.spec);
+      if (current && current.shape === shape) {
+        this.updateProbes(current, pod.spec);
+        continue;
+      }
+      current?.runtime.dispose();
+      this.pods.set(pod.identity.uid, { runtime: new PodRuntime(pod.identity, pod.spec, this.options).start(), shape, probes: probePrints(pod.spec) });
+    }
+  }
+
+  get runtimes(): readonly PodRuntime[] {
+    return [...this.pods.values()].map((p) => p.runtime);
+  }
+
+  runtime(uid: string): PodRuntime | undefined {
+    return this.pods.get(uid)?.runtime;
+  }
+
+  dispose(): void {
+    for (const pod of this.pods.values()) pod.runtime.dispose();
+    this.pods.clear();
+  }
+
+  private updateProbes(pod: ManagedPod, spec: PodSpecModel): void {
+    const next = probePrints(spec);
+    for (const key of new Set([...pod.probes.keys(), ...next.keys()])) {
+      if (pod.probes.get(key) === next.get(key)) continue;
+      const [containerName, type] = key.split('\u0000') as [string, ProbeModel['type']];
+      const container = spec.containers.find((c) => c.name === containerName);
+      pod.runtime.replaceProbe(containerName, container?.probe(type), type);
+    }
+    pod.probes.clear();
+    for (const [key, print] of next) pod.probes.set(key, print);
+  }
+}
+
+/** The pods of a manifest, named after their objects, with stable made-up UIDs. */
+export function desiredPods(manifest: Manifest): DesiredPod[] {
+  const seen = new Map<string, number>();
+  return manifest.documents.flatMap((document) =>
+    document.podSpecs.map((spec, index) => {
+      const base = spec.objectName ?? `${spec.objectKind.toLowerCase()}-${document.source.index}`;
+      const count = seen.get(base) ?? 0;
+      seen.set(base, count + 1);
+      const name = count === 0 ? base : `${base}-${count + 1}`;
+      return { identity: { name, namespace: 'default', uid: stableUid(`${spec.objectKind}/${name}/${document.source.index}/${index}`) }, spec };
+    }),
+  );
+}
+
+/** What makes a pod the same pod: its probing containers and its pod-level settings. */
+function podShape(spec: PodSpecModel): string {
+  const containers = spec.containers.filter(probing).map((c) => [c.name, c.kind]);
+  return JSON.stringify([containers, spec.restartPolicy, spec.terminationGracePeriodSeconds]);
+}
+
+/** Per probe, everything its worker and target depend on: the probe and what resolves its port. */
+function probePrints(spec: PodSpecModel): Map<string, string> {
+  const prints = new Map<string, string>();
+  for (const container of spec.containers.filter(probing)) {
+    for (const probe of container.probes) {
+      prints.set(`${container.name}\u0000${probe.type}`, JSON.stringify([probe.effective, container.spec.ports ?? [], container.spec.env ?? []]));
+    }
+  }
+  return prints;
+}
+
+function probing(container: ContainerModel): boolean {
+  return container.kind === 'regular' || container.kind === 'sidecar';
+}
+
+/** A UUID-shaped identifier derived from `text` (FNV-1a), so runs are repeatable. */
+function stableUid(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    a = Math.imul(a ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    b = Math.imul(b ^ text.charCodeAt(i), 0x811c9dc5) >>> 0;
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  return `${hex(a)}-${hex(b).slice(0, 4)}-4${hex(b).slice(4, 7)}-8${hex(a ^ b).slice(0, 3)}-${hex(a ^ 0x5bd1e995)}${hex(b).slice(0, 4)}`;
+}

@@ -1,0 +1,390 @@
+import type { ContainerModel, PodSpecModel, ProbeModel, ProbeType } from '../manifest';
+import { runWithRetries, verdictOf } from './attempt';
+import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
+import type { Clock } from './clock';
+import type { Disposable } from './disposable';
+import type { EngineEvent, EventSink } from './events';
+import { containersReady, isReady, isStarted } from './podStatus';
+import type { ContainerState, ContainerStatusView, PodPhase, PodStatusView } from './podState';
+import { type ResultUpdate, ResultsCache } from './results';
+import type { ContainerProcesses, PodIdentity, ProbeTarget } from './target';
+import { type AttemptVerdict, ProbeWorker } from './worker';
+import { WorkerLoop } from './workerLoop';
+
+export interface PodRuntimeOptions {
+  readonly clock: Clock;
+  /** Clock time of `t = 0` in events. */
+  readonly epoch: number;
+  /** Clock time the kubelet started: a worker starting less than a period later waits a random part of it (W4). */
+  readonly kubeletStartedAt: number;
+  /** Uniform in [0, 1): seeded in simulations so runs repeat. */
+  readonly random: () => number;
+  readonly target: ProbeTarget;
+  readonly processes: ContainerProcesses;
+  readonly emit: EventSink;
+  /** Prefix of container IDs: `sim`, `local`. */
+  readonly idScheme: string;
+  readonly backoff?: BackoffPolicy;
+}
+
+/** The kubelet never gives a kill less than this (K3, `minimumGracePeriodInSeconds`). */
+const MINIMUM_GRACE_SECONDS = 2;
+const KILLED_EXIT_CODE = 137;
+
+interface WorkerSlot {
+  readonly probe: ProbeModel;
+  readonly worker: ProbeWorker;
+  readonly loop: WorkerLoop;
+}
+
+class ContainerRecord implements ContainerStatusView {
+  containerId: string | undefined;
+  state: ContainerState = 'waiting';
+  startedAt: number | undefined;
+  finishedAt = 0;
+  exitCode = 0;
+  reason: string | undefined;
+  restartCount = 0;
+  instance = -1;
+  started = false;
+  ready = false;
+  /** What the last `status` event said, to publish changes only. */
+  reported: { started: boolean; ready: boolean } | undefined;
+  process: Disposable | undefined;
+  killTimer: Disposable | undefined;
+  restartTimer: Disposable | undefined;
+  readonly workers = new Map<ProbeType, WorkerSlot>();
+
+  constructor(readonly model: ContainerModel) {}
+
+  get name(): string {
+    return this.model.name;
+  }
+}
+
+/**
+ * The kubelet, for one pod: probe workers feed results caches; changes trigger a pod sync (K1)
+ * that kills containers whose liveness or startup failed (K2) after their grace period (K3),
+ * restarts them under CrashLoopBackOff (B1–B4) and the restart policy, derives started / ready
+ * (S1–S4) and pokes not-ready readiness workers (W13).
+ */
+export class PodRuntime implements PodStatusView, Disposable {
+  phase: PodPhase = 'Pending';
+  deleting = false;
+  readonly restartPolicy: string;
+  private readonly records = new Map<string, ContainerRecord>();
+  private readonly results: Readonly<Record<ProbeType, ResultsCache>>;
+  private readonly backoff: Backoff;
+  private syncTimer: Disposable | undefined;
+  private deleteTimer: Disposable | undefined;
+  private podReady: boolean | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly identity: PodIdentity,
+    readonly spec: PodSpecModel,
+    private readonly options: PodRuntimeOptions,
+  ) {
+    this.restartPolicy = spec.restartPolicy;
+    this.backoff = new Backoff(options.backoff ?? KUBELET_BACKOFF);
+    const cache = (type: ProbeType) => new ResultsCache((update) => this.onResult(type, update));
+    this.results = { liveness: cache('liveness'), readiness: cache('readiness'), startup: cache('startup') };
+    // Plain init containers run to completion before the rest and have no probes; they are not modelled.
+    for (const container of spec.containers) {
+      if (container.kind === 'regular' || container.kind === 'sidecar') this.records.set(container.name, new ContainerRecord(container));
+    }
+  }
+
+  container(name: string): ContainerStatusView | undefined {
+    return this.records.get(name);
+  }
+
+  /** Starts every container and its probe workers, at the clock's now. */
+  start(): this {
+    this.phase = 'Running';
+    for (const record of this.records.values()) {
+      this.startInstance(record);
+      for (const probe of record.model.probes) this.startWorker(record, probe);
+    }
+    this.sync();
+    return this;
+  }
+
+  /** A5: the pod gets a deletion timestamp; containers get the pod's grace period, then are killed. */
+  deleteAfter(delayMs: number): void {
+    this.deleteTimer?.dispose();
+    this.deleteTimer = this.options.clock.schedule(delayMs, () => {
+      this.deleting = true;
+      this.emitEvent(undefined, 'Killing', 'Normal', `Deleting pod ${this.displayName}`);
+      for (const record of this.records.values()) if (record.state === 'running' && !record.killTimer) this.kill(record, 'deletion');
+      this.sync();
+    });
+  }
+
+  /** Replaces one probe's worker (an edited probe in the editor); the others keep their state. */
+  replaceProbe(containerName: string, probe: ProbeModel | undefined, type: ProbeType): void {
+    const record = this.records.get(containerName);
+    if (!record) return;
+    record.workers.get(type)?.loop.dispose();
+    if (probe) this.startWorker(record, probe);
+  }
+
+  /** A simulated restart on request, as if the process had died (exit code 137). */
+  restartContainer(containerName: string): void {
+    const record = this.records.get(containerName);
+    if (!record || record.state !== 'running') return;
+    record.process?.dispose();
+    this.terminate(record, KILLED_EXIT_CODE, 'Error');
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const record of this.records.values()) {
+      for (const slot of [...record.workers.values()]) slot.loop.dispose();
+      record.process?.dispose();
+      record.killTimer?.dispose();
+      record.restartTimer?.dispose();
+    }
+    this.syncTimer?.dispose();
+    this.deleteTimer?.dispose();
+  }
+
+  /** Seconds since `t = 0`. */
+  private get t(): number {
+    return (this.options.clock.now() - this.options.epoch) / 1000;
+  }
+
+  /** `format.Pod`: `name_namespace(uid)`, as kubelet events print a pod. */
+  private get displayName(): string {
+    return `${this.identity.name}_${this.identity.namespace}(${this.identity.uid})`;
+  }
+
+  private startWorker(record: ContainerRecord, probe: ProbeModel): void {
+    const { clock } = this.options;
+    const worker = new ProbeWorker(probe.type, record.name, record.model.kind === 'sidecar', probe.effective, this.results[probe.type], {
+      podStatus: () => (this.disposed ? undefined : this),
+      now: () => clock.now(),
+      probe: (containerId, done) => this.probe(record, probe, containerId, done),
+    });
+    const periodMs = probe.effective.periodSeconds * 1000;
+    const kubeletJustStarted = clock.now() - this.options.kubeletStartedAt < periodMs;
+    const slot: WorkerSlot = {
+      probe,
+      worker,
+      loop: new WorkerLoop(worker, {
+        clock,
+        periodMs,
+        initialJitterMs: kubeletJustStarted ? this.options.random() * periodMs : 0,
+        onExit: () => {
+          worker.cleanup();
+          if (record.workers.get(probe.type) === slot) record.workers.delete(probe.type);
+        },
+      }),
+    };
+    record.workers.set(probe.type, slot);
+    slot.loop.start();
+  }
+
+  /** One attempt: the handler with its retries (P2), reported, then mapped for the worker (P3). */
+  private probe(record: ContainerRecord, probe: ProbeModel, containerId: string, done: (verdict: AttemptVerdict) => void): void {
+    const { clock, target } = this.options;
+    const began = clock.now();
+    const request = {
+      pod: this.identity,
+      podSpec: this.spec,
+      container: record.model,
+      type: probe.type,
+      probe: probe.effective,
+      containerId,
+      startedAt: record.startedAt ?? began,
+      instance: record.instance,
+    };
+    runWithRetries(
+      (settle) => target.attempt(request, settle),
+      (outcome) => {
+        if (this.disposed) return;
+        this.emitEngine({
+          type: 'attempt',
+          t: this.t,
+          pod: this.identity.name,
+          container: record.name,
+          probe: probe.type,
+          containerId,
+          outcome: outcome.result,
+          output: outcome.output,
+          ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+          durationMs: clock.now() - began,
+        });
+        const { verdict, event } = verdictOf(probe.type, outcome);
+        if (event) this.emitEvent(record.name, event.reason, 'Warning', event.message);
+        done(verdict);
+      },
+    );
+  }
+
+  private onResult(type: ProbeType, update: ResultUpdate): void {
+    const record = [...this.records.values()].find((r) => r.containerId === update.containerId);
+    if (record) this.emitEngine({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: type, containerId: update.containerId, value: update.result });
+    this.queueSync();
+  }
+
+  /** K1: result updates reach the sync loop asynchronously, as through the kubelet's channels. */
+  private queueSync(): void {
+    if (this.syncTimer || this.disposed) return;
+    this.syncTimer = this.options.clock.schedule(0, () => {
+      this.syncTimer = undefined;
+      this.sync();
+    });
+  }
+
+  private sync(): void {
+    if (this.disposed) return;
+    for (const record of this.records.values()) {
+      if (record.state === 'running' && !record.killTimer && record.containerId) {
+        // K2: liveness first, then startup; readiness never kills.
+        if (record.workers.has('liveness') && this.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
+        else if (record.workers.has('startup') && this.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
+      }
+      if (record.state !== 'running' && record.instance >= 0) this.considerRestart(record);
+    }
+    this.updateStatuses();
+    this.updatePhase();
+    this.triggerNotReadyReadiness();
+  }
+
+  private kill(record: ContainerRecord, cause: 'liveness' | 'startup' | 'deletion'): void {
+    const probe = cause === 'deletion' ? undefined : record.workers.get(cause)?.probe;
+    const graceSeconds = Math.max(MINIMUM_GRACE_SECONDS, this.deleting ? this.spec.terminationGracePeriodSeconds : (probe?.effective.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds));
+    const restart = cause !== 'deletion' && this.willRestart(record, KILLED_EXIT_CODE);
+    const message = cause === 'deletion' ? `Stopping container ${record.name}` : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
+    this.emitEvent(record.name, 'Killing', 'Normal', message);
+    // The container runs on for its grace period: a hung app does not honour SIGTERM (K3).
+    record.killTimer = this.options.clock.schedule(graceSeconds * 1000, () => {
+      record.process?.dispose();
+      this.terminate(record, KILLED_EXIT_CODE, 'Error');
+    });
+  }
+
+  private onExit(record: ContainerRecord, instance: number, exitCode: number): void {
+    if (record.instance !== instance || record.state !== 'running') return;
+    this.terminate(record, exitCode, exitCode === 0 ? 'Completed' : 'Error');
+  }
+
+  private terminate(record: ContainerRecord, exitCode: number, reason: string): void {
+    record.killTimer?.dispose();
+    record.killTimer = undefined;
+    record.process = undefined;
+    record.state = 'terminated';
+    record.finishedAt = this.options.clock.now();
+    record.exitCode = exitCode;
+    record.reason = reason;
+    this.emitContainer(record);
+    this.queueSync();
+  }
+
+  /** B2: restart at once the first time, then after the back-off since the last exit. */
+  private considerRestart(record: ContainerRecord): void {
+    if (this.deleting || record.restartTimer || !this.willRestart(record, record.exitCode)) return;
+    const key = `${this.identity.uid}/${record.name}`;
+    const { clock } = this.options;
+    if (this.backoff.isInBackoffSince(key, record.finishedAt, clock.now())) {
+      if (record.reason !== 'CrashLoopBackOff') {
+        record.state = 'waiting';
+        record.reason = 'CrashLoopBackOff';
+        this.emitContainer(record);
+        this.emitEvent(record.name, 'BackOff', 'Warning', `Back-off restarting failed container ${record.name} in pod ${this.displayName}`);
+      }
+      const wait = record.finishedAt + this.backoff.delayMs(key) - clock.now();
+      record.restartTimer = clock.schedule(wait, () => {
+        record.restartTimer = undefined;
+        this.sync();
+      });
+      return;
+    }
+    this.backoff.next(key, record.finishedAt, clock.now());
+    this.startInstance(record);
+  }
+
+  /** Sidecars always restart; otherwise the pod's policy decides (Never, OnFailure on a non-zero exit). */
+  private willRestart(record: ContainerRecord, exitCode: number): boolean {
+    if (record.model.kind === 'sidecar' || this.restartPolicy === 'Always') return true;
+    return this.restartPolicy === 'OnFailure' && exitCode !== 0;
+  }
+
+  private startInstance(record: ContainerRecord): void {
+    const { clock } = this.options;
+    record.instance++;
+    record.restartCount = record.instance;
+    record.containerId = `${this.options.idScheme}://${this.identity.name}/${record.name}/${record.instance}`;
+    record.state = 'running';
+    record.startedAt = clock.now();
+    record.reason = undefined;
+    record.started = false;
+    record.ready = false;
+    this.emitContainer(record);
+    const instance = record.instance;
+    record.process = this.options.processes.start(
+      { pod: this.identity, container: record.model, instance, startedAt: record.startedAt },
+      (exitCode) => this.onExit(record, instance, exitCode),
+    );
+    this.queueSync();
+  }
+
+  /** S1, S2, S4 from the caches, published on change. */
+  private updateStatuses(): void {
+    const readiness = new Map<string, boolean | undefined>();
+    for (const record of this.records.values()) {
+      const id = record.containerId;
+      const running = record.state === 'running';
+      record.started = isStarted(running, record.workers.has('startup'), id ? this.results.startup.get(id) : undefined);
+      record.ready = isReady(record.started, running, record.workers.has('readiness'), id ? this.results.readiness.get(id) : undefined);
+      readiness.set(record.name, id === undefined ? undefined : record.ready);
+      if (record.reported?.started !== record.started || record.reported.ready !== record.ready) {
+        record.reported = { started: record.started, ready: record.ready };
+        this.emitEngine({ type: 'status', t: this.t, pod: this.identity.name, container: record.name, started: record.started, ready: record.ready });
+      }
+    }
+    const ready = containersReady(readiness, this.phase === 'Succeeded').status;
+    if (ready !== this.podReady) {
+      this.podReady = ready;
+      this.emitEngine({ type: 'pod', t: this.t, pod: this.identity.name, ready });
+    }
+  }
+
+  /** Every container down for good: the pod is done, and its workers exit (W5 step 2). */
+  private updatePhase(): void {
+    const records = [...this.records.values()];
+    const done = records.every((r) => r.state === 'terminated' && (this.deleting || !this.willRestart(r, r.exitCode)));
+    if (records.length > 0 && done) this.phase = records.every((r) => r.exitCode === 0) ? 'Succeeded' : 'Failed';
+  }
+
+  /** W13: each status update pokes the readiness workers of started containers not yet ready. */
+  private triggerNotReadyReadiness(): void {
+    for (const record of this.records.values()) {
+      const slot = record.workers.get('readiness');
+      if (slot && record.started && record.state === 'running' && record.containerId && this.results.readiness.get(record.containerId) !== 'Success') slot.loop.trigger();
+    }
+  }
+
+  private emitContainer(record: ContainerRecord): void {
+    this.emitEngine({
+      type: 'container',
+      t: this.t,
+      pod: this.identity.name,
+      container: record.name,
+      containerId: record.containerId ?? '',
+      state: record.state,
+      restartCount: record.restartCount,
+      ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    });
+  }
+
+  private emitEvent(container: string | undefined, reason: string, eventType: 'Normal' | 'Warning', message: string): void {
+    this.emitEngine({ type: 'event', t: this.t, pod: this.identity.name, ...(container !== undefined ? { container } : {}), reason, message, eventType });
+  }
+
+  private emitEngine(event: EngineEvent): void {
+    if (!this.disposed) this.options.emit(event);
+  }
+}

@@ -1,0 +1,41 @@
+import type { ContainerModel, EffectiveProbe, PodSpecModel, ProbeType } from '../manifest';
+import type { ProbeOutcome } from '../probers/types';
+import type { Disposable } from './disposable';
+
+export interface PodIdentity {
+  readonly name: string;
+  readonly namespace: string;
+  readonly uid: string;
+}
+
+export interface AttemptRequest {
+  readonly pod: PodIdentity;
+  readonly podSpec: PodSpecModel;
+  readonly container: ContainerModel;
+  readonly type: ProbeType;
+  readonly probe: EffectiveProbe;
+  readonly containerId: string;
+  /** Clock time (ms) the probed container instance started. */
+  readonly startedAt: number;
+  /** 0 for the first instance, then the restart count. */
+  readonly instance: number;
+}
+
+/** Where probes go: a scenario (simulate), your process (local), a port-forward (cluster). */
+export interface ProbeTarget extends Disposable {
+  /** One handler call, settled through `done` within the probe's timeout whatever happens. */
+  attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void;
+}
+
+export interface ProcessRequest {
+  readonly pod: PodIdentity;
+  readonly container: ContainerModel;
+  readonly instance: number;
+  readonly startedAt: number;
+}
+
+/** How container instances come and go: the scenario's script, or nothing at all for a process we only observe. */
+export interface ContainerProcesses {
+  /** Starts an instance; `onExit` if it stops by itself. Disposing the result is the kill. */
+  start(request: ProcessRequest, onExit: (exitCode: number) => void): Disposable;
+}

@@ -1,0 +1,111 @@
+import type { Clock } from './clock';
+import type { Disposable } from './disposable';
+
+export interface LoopTarget {
+  doProbe(done: (keepGoing: boolean) => void): void;
+}
+
+export interface LoopOptions {
+  readonly clock: Clock;
+  readonly periodMs: number;
+  /** W4: wait this long before the first attempt (0 when the kubelet did not just start). */
+  readonly initialJitterMs: number;
+  /** Called once when the loop ends: the worker exited, or the loop was disposed. */
+  readonly onExit: () => void;
+}
+
+/**
+ * The kubelet worker's `run` loop on an injected clock. Go's ticker semantics: fixed-rate ticks on
+ * a grid from the loop's start, an immediate first probe, at most one tick buffered while a probe
+ * runs (the rest dropped), and a manual trigger (W13) that probes now and restarts the grid.
+ */
+export class WorkerLoop implements Disposable {
+  private origin = 0;
+  private timer: Disposable | undefined;
+  private tickPending = false;
+  private triggerPending = false;
+  private busy = false;
+  private stopped = false;
+  private exited = false;
+
+  constructor(
+    private readonly target: LoopTarget,
+    private readonly options: LoopOptions,
+  ) {}
+
+  start(): this {
+    if (this.options.initialJitterMs > 0) this.timer = this.options.clock.schedule(this.options.initialJitterMs, () => this.begin());
+    else this.begin();
+    return this;
+  }
+
+  /** W13: a non-blocking send on a one-slot channel. */
+  trigger(): void {
+    if (this.stopped) return;
+    this.triggerPending = true;
+    if (!this.busy) this.next();
+  }
+
+  /** W14: idempotent; a probe in flight is not cancelled, the loop ends when it returns. */
+  dispose(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.timer?.dispose();
+    this.timer = undefined;
+    if (!this.busy) this.exit();
+  }
+
+  private begin(): void {
+    this.timer = undefined;
+    this.restartTicker();
+    this.probe();
+  }
+
+  private restartTicker(): void {
+    this.timer?.dispose();
+    this.origin = this.options.clock.now();
+    this.timer = this.options.clock.schedule(this.options.periodMs, () => this.tick());
+  }
+
+  private tick(): void {
+    const { clock, periodMs } = this.options;
+    const elapsed = clock.now() - this.origin;
+    const nextTick = this.origin + (Math.floor(elapsed / periodMs) + 1) * periodMs;
+    this.timer = clock.schedule(nextTick - clock.now(), () => this.tick());
+    this.tickPending = true;
+    if (!this.busy) this.next();
+  }
+
+  /** The `select`: a pending trigger (which restarts the grid) or a pending tick, else wait. */
+  private next(): void {
+    if (this.stopped) return;
+    if (this.triggerPending) {
+      this.triggerPending = false;
+      this.tickPending = false;
+      this.restartTicker();
+    } else if (this.tickPending) {
+      this.tickPending = false;
+    } else return;
+    this.probe();
+  }
+
+  private probe(): void {
+    this.busy = true;
+    this.target.doProbe((keepGoing) => {
+      this.busy = false;
+      if (!keepGoing || this.stopped) {
+        this.stopped = true;
+        this.timer?.dispose();
+        this.exit();
+        return;
+      }
+      this.next();
+    });
+  }
+
+  private exit(): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.options.onExit();
+  }
+}

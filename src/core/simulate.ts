@@ -1,0 +1,41 @@
+import { VirtualClock } from './engine/clock';
+import type { EventSink } from './engine/events';
+import { desiredPods, Manager } from './engine/manager';
+import { seededRandom } from './engine/random';
+import type { Manifest } from './manifest';
+import type { Scenario } from './scenario/scenario';
+import { SimulatedProcesses, SimulatedTarget } from './targets/simulated';
+
+export interface SimulationOptions {
+  readonly scenario: Scenario;
+  readonly durationSeconds: number;
+  readonly seed: number;
+  readonly emit: EventSink;
+}
+
+/**
+ * Plays a manifest's pods against a scenario on a virtual clock: the pods and their containers
+ * start at t = 0, and the run ends after `durationSeconds` of virtual time.
+ */
+export function simulate(manifest: Manifest, options: SimulationOptions): void {
+  const clock = new VirtualClock();
+  const target = new SimulatedTarget(options.scenario, clock);
+  const manager = new Manager({
+    clock,
+    epoch: 0,
+    kubeletStartedAt: -options.scenario.kubeletStartedAgo * 1000,
+    random: seededRandom(options.seed),
+    target,
+    processes: new SimulatedProcesses(options.scenario, clock),
+    emit: options.emit,
+    idScheme: 'sim',
+  });
+  try {
+    manager.sync(desiredPods(manifest));
+    if (options.scenario.deleteAfter !== undefined) for (const pod of manager.runtimes) pod.deleteAfter(options.scenario.deleteAfter * 1000);
+    clock.advanceTo(options.durationSeconds * 1000);
+  } finally {
+    manager.dispose();
+    target.dispose();
+  }
+}

@@ -1,0 +1,129 @@
+import type { ProbeOutcome } from '../probers/types';
+import { type Scenario, type ScriptedOutcome, scriptedOutcome, scriptFor } from '../scenario/scenario';
+import type { Clock } from '../engine/clock';
+import { type Disposable, NO_OP } from '../engine/disposable';
+import type { AttemptRequest, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
+import { joinHostPort, type ResolvedHandler, resolveHandler } from './resolve';
+
+/**
+ * Answers probes from a scenario on the (virtual) clock, with the outputs the real probers give
+ * in the same situation: refused connections while the app starts, timeouts while it hangs.
+ */
+export class SimulatedTarget implements ProbeTarget {
+  private readonly podIps = new Map<string, string>();
+  /** Attempts so far per container and probe type, for the current instance only. */
+  private readonly attempts = new Map<string, { instance: number; count: number }>();
+  private readonly pending = new Set<Disposable>();
+
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly clock: Clock,
+  ) {}
+
+  attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
+    const resolved = resolveHandler(request.probe.handler, request.container, this.podIp(request.pod.uid));
+    if (!resolved.ok) {
+      done({ result: 'unknown', output: '', error: resolved.error });
+      return;
+    }
+    const script = scriptFor(this.scenario, request.container.name);
+    const seconds = (this.clock.now() - request.startedAt) / 1000;
+    const scripted = scriptedOutcome(script, request.type, seconds, this.nextAttempt(request));
+    const timeoutMs = request.probe.timeoutSeconds * 1000;
+    const hangs = scripted === 'hang' || script.latency * 1000 >= timeoutMs;
+    const outcome = hangs ? timedOut(resolved.handler, request.probe.timeoutSeconds) : answer(resolved.handler, scripted as ScriptedOutcome | 'not-listening');
+    const delayMs = hangs ? timeoutMs : script.latency * 1000;
+    if (delayMs === 0) {
+      done(outcome);
+      return;
+    }
+    const timer = this.clock.schedule(delayMs, () => {
+      this.pending.delete(timer);
+      done(outcome);
+    });
+    this.pending.add(timer);
+  }
+
+  dispose(): void {
+    for (const timer of this.pending) timer.dispose();
+    this.pending.clear();
+  }
+
+  private nextAttempt(request: AttemptRequest): number {
+    const key = `${request.pod.uid}/${request.container.name}/${request.type}`;
+    const seen = this.attempts.get(key);
+    if (!seen || seen.instance !== request.instance) {
+      this.attempts.set(key, { instance: request.instance, count: 1 });
+      return 0;
+    }
+    return seen.count++;
+  }
+
+  /** Each simulated pod gets its own address, so outputs read like a cluster's. */
+  private podIp(uid: string): string {
+    let ip = this.podIps.get(uid);
+    if (!ip) {
+      ip = `10.244.0.${this.podIps.size + 10}`;
+      this.podIps.set(uid, ip);
+    }
+    return ip;
+  }
+}
+
+/** Container processes that follow the scenario: they exit with code 1 at `exitAfter`, if set. */
+export class SimulatedProcesses implements ContainerProcesses {
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly clock: Clock,
+  ) {}
+
+  start(request: ProcessRequest, onExit: (exitCode: number) => void): Disposable {
+    const exitAfter = scriptFor(this.scenario, request.container.name).exitAfter;
+    return exitAfter === undefined ? NO_OP : this.clock.schedule(exitAfter * 1000, () => onExit(1));
+  }
+}
+
+function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listening'): ProbeOutcome {
+  switch (handler.type) {
+    case 'httpGet': {
+      const url = probeUrl(handler);
+      if (outcome === 'not-listening') return failure(`Get "${url}": dial tcp ${joinHostPort(handler.host, handler.port)}: connect: connection refused`);
+      if (outcome === 'failure') return failure('HTTP probe failed with statuscode: 503');
+      if (outcome === 'warning') return { result: 'warning', output: 'Probe terminated redirects, Response body: ' };
+      return { result: 'success', output: '' };
+    }
+    case 'tcpSocket':
+      if (outcome === 'not-listening' || outcome === 'failure') return failure(`dial tcp ${joinHostPort(handler.host, handler.port)}: connect: connection refused`);
+      return { result: outcome, output: '' };
+    case 'grpc': {
+      const address = joinHostPort(handler.host, handler.port);
+      if (outcome === 'not-listening') return failure(`error: failed to connect service at "${address}": connection refused`);
+      if (outcome === 'failure') return failure('service unhealthy (responded with "NOT_SERVING")');
+      return { result: outcome, output: outcome === 'success' ? 'service healthy' : '' };
+    }
+    case 'exec':
+      return outcome === 'not-listening' || outcome === 'failure' ? failure('') : { result: outcome, output: '' };
+  }
+}
+
+function timedOut(handler: ResolvedHandler, timeoutSeconds: number): ProbeOutcome {
+  switch (handler.type) {
+    case 'httpGet':
+      return failure(`Get "${probeUrl(handler)}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    case 'tcpSocket':
+      return failure(`dial tcp ${joinHostPort(handler.host, handler.port)}: i/o timeout`);
+    case 'grpc':
+      return failure(`timeout: health rpc did not complete within ${timeoutSeconds}s`);
+    case 'exec':
+      return failure(`command ${JSON.stringify(handler.command.join(' '))} timed out`);
+  }
+}
+
+function failure(output: string): ProbeOutcome {
+  return { result: 'failure', output };
+}
+
+function probeUrl(handler: Extract<ResolvedHandler, { type: 'httpGet' }>): string {
+  const path = handler.path.startsWith('/') || handler.path === '' ? handler.path : `/${handler.path}`;
+  return `${handler.scheme.toLowerCase()}://${joinHostPort(handler.host, handler.port)}${path}`;
+}
