@@ -8,6 +8,8 @@ export interface CliIo {
   readonly cwd: string;
   readonly color: boolean;
   readonly version: string;
+  /** Calls `stop` on Ctrl-C or SIGTERM; returns the function that stops listening. */
+  onInterrupt(stop: () => void): () => void;
 }
 
 export function processIo(version: string): CliIo {
@@ -18,6 +20,14 @@ export function processIo(version: string): CliIo {
     cwd: process.cwd(),
     color: wantsColor(),
     version,
+    onInterrupt(stop) {
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      };
+    },
   };
 }
 

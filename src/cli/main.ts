@@ -1,18 +1,26 @@
 import { runCheck } from './check';
 import { type CliIo, processIo } from './io';
+import { runProbe } from './probe';
 import { runRules } from './rules';
+import { runRun } from './run';
+import { runSimulate } from './simulate';
 import { USAGE, UsageError } from './usage';
 
 declare const PROBE_LENS_VERSION: string | undefined;
 const VERSION = typeof PROBE_LENS_VERSION === 'string' ? PROBE_LENS_VERSION : '0.0.0-dev';
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => number>> = {
+type Command = (argv: readonly string[], io: CliIo) => number | Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
   check: runCheck,
   rules: runRules,
+  probe: runProbe,
+  simulate: runSimulate,
+  run: runRun,
 };
 
-/** Runs one command line; returns the exit code. Usage errors are exit 2 with a message on stderr. */
-export function main(argv: readonly string[], io: CliIo): number {
+/** Runs one command line; resolves with the exit code. Usage errors are exit 2 with a message on stderr. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(`${USAGE}\n`);
@@ -25,7 +33,7 @@ export function main(argv: readonly string[], io: CliIo): number {
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   try {
     if (!run) throw new UsageError(`unknown command "${command}"`);
-    return run(rest, io);
+    return await run(rest, io);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
       io.stderr(`probe-lens: ${(error as { message: string }).message}\n${error instanceof UsageError && run ? '' : `\n${USAGE}\n`}`);
@@ -42,5 +50,7 @@ function isParseArgsError(error: unknown): boolean {
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2), processIo(VERSION));
+  main(process.argv.slice(2), processIo(VERSION)).then((code) => {
+    process.exitCode = code;
+  });
 }

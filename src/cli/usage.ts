@@ -6,10 +6,18 @@ export class UsageError {
 export const USAGE = `Usage:
   probe-lens check FILE... | - [--format text|json|sarif] [--disable ID,...]
                    [--kubernetes-version 1.33] [--expected-startup 60s]
+  probe-lens probe --spec JSON|@file [--container JSON|@file] [--host H]
+                   [--type liveness|readiness|startup]
+  probe-lens simulate FILE [--scenario FILE] [--for 10m] [--seed N] [--format text|jsonl]
+  probe-lens run FILE [--target local] [--port CONTAINER:LOCAL]... [--for 60s]
+                 [--format text|jsonl] [--host H] [--allow-host H]... [--allow-exec]
+  probe-lens rules [--format text|markdown|json]
 
-Checks the startup, readiness and liveness probes of Kubernetes manifests: the API server's
-validation, what the kubelet will do at run time, and timing. Exit 0: no errors; 1: errors found;
-2: bad usage or unreadable input.
+check     validates probes: the API server's rules, what the kubelet will do, timing.
+          Exit 0: no errors; 1: errors found; 2: bad usage or unreadable input.
+probe     runs one probe once, as the kubelet would, and prints its result as JSON.
+simulate  plays a manifest's pods on a virtual clock against a scenario of how the app behaves.
+run       probes your app on this machine with the kubelet's timing, until --for or Ctrl-C.
 
 Rules: see docs/rules.md, or 'probe-lens rules'.`;
 

@@ -9,12 +9,37 @@ export const MAX_PROBE_TRIES = 3;
 /** Starts one handler call; settles once through `done`. */
 export type HandlerCall = (done: (outcome: ProbeOutcome) => void) => void;
 
-/** P2: call the handler again only while it returns an *error* (never on failure), at most three times. */
-export function runWithRetries(call: HandlerCall, done: (outcome: ProbeOutcome, tries: number) => void, tries = 1): void {
-  call((outcome) => {
-    if (outcome.error !== undefined && tries < MAX_PROBE_TRIES) runWithRetries(call, done, tries + 1);
-    else done(outcome, tries);
-  });
+/**
+ * P2: call the handler again only while it returns an *error* (never on failure), at most three
+ * times. One instance serves every attempt of a probe, so the hot path allocates nothing.
+ */
+export class RetryingCall {
+  private tries = 0;
+  private done: ((outcome: ProbeOutcome, tries: number) => void) | undefined;
+  private readonly onOutcome = (outcome: ProbeOutcome) => this.settle(outcome);
+
+  constructor(private readonly call: HandlerCall) {}
+
+  run(done: (outcome: ProbeOutcome, tries: number) => void): void {
+    this.tries = 1;
+    this.done = done;
+    this.call(this.onOutcome);
+  }
+
+  private settle(outcome: ProbeOutcome): void {
+    if (outcome.error !== undefined && this.tries < MAX_PROBE_TRIES) {
+      this.tries++;
+      this.call(this.onOutcome);
+      return;
+    }
+    const done = this.done;
+    this.done = undefined;
+    done?.(outcome, this.tries);
+  }
+}
+
+export function runWithRetries(call: HandlerCall, done: (outcome: ProbeOutcome, tries: number) => void): void {
+  new RetryingCall(call).run(done);
 }
 
 export interface KubeletEventText {
@@ -26,19 +51,23 @@ export interface KubeletEventText {
  * P3: a prober outcome as the worker counts it, with the kubelet's event. An error is discarded
  * by the worker (P5); `unknown` without an error counts as a Failure and records no event.
  */
+const SUCCESS: AttemptVerdict = { result: 'Success' };
+const FAILURE: AttemptVerdict = { result: 'Failure' };
+const QUIET_SUCCESS = { verdict: SUCCESS } as const;
+const QUIET_FAILURE = { verdict: FAILURE } as const;
+
 export function verdictOf(type: ProbeType, outcome: ProbeOutcome): { readonly verdict: AttemptVerdict; readonly event?: KubeletEventText } {
-  const title = probeTypeTitle(type);
   if (outcome.error !== undefined) {
-    return { verdict: { error: outcome.error }, event: { reason: 'Unhealthy', message: `${title} probe errored and resulted in ${outcome.result} state: ${outcome.error}` } };
+    return { verdict: { error: outcome.error }, event: { reason: 'Unhealthy', message: `${probeTypeTitle(type)} probe errored and resulted in ${outcome.result} state: ${outcome.error}` } };
   }
   switch (outcome.result) {
     case 'success':
-      return { verdict: { result: 'Success' } };
+      return QUIET_SUCCESS;
     case 'warning':
-      return { verdict: { result: 'Success' }, event: { reason: 'ProbeWarning', message: `${title} probe warning: ${outcome.output}` } };
+      return { verdict: SUCCESS, event: { reason: 'ProbeWarning', message: `${probeTypeTitle(type)} probe warning: ${outcome.output}` } };
     case 'failure':
-      return { verdict: { result: 'Failure' }, event: { reason: 'Unhealthy', message: `${title} probe failed: ${outcome.output}` } };
+      return { verdict: FAILURE, event: { reason: 'Unhealthy', message: `${probeTypeTitle(type)} probe failed: ${outcome.output}` } };
     case 'unknown':
-      return { verdict: { result: 'Failure' } };
+      return QUIET_FAILURE;
   }
 }

@@ -23,10 +23,16 @@ export class RealClock implements Clock {
   }
 }
 
-interface VirtualTimer {
-  readonly at: number;
-  readonly seq: number;
-  callback: (() => void) | undefined;
+class VirtualTimer implements Disposable {
+  constructor(
+    readonly at: number,
+    readonly seq: number,
+    public callback: (() => void) | undefined,
+  ) {}
+
+  dispose(): void {
+    this.callback = undefined;
+  }
 }
 
 /**
@@ -47,9 +53,9 @@ export class VirtualClock implements Clock {
   }
 
   schedule(delayMs: number, callback: () => void): Disposable {
-    const timer: VirtualTimer = { at: this.current + Math.max(0, delayMs), seq: this.seq++, callback };
+    const timer = new VirtualTimer(this.current + Math.max(0, delayMs), this.seq++, callback);
     this.push(timer);
-    return { dispose: () => (timer.callback = undefined) };
+    return timer;
   }
 
   /** Fires every timer due up to `until` (inclusive) and leaves the clock there. */

@@ -1,5 +1,6 @@
 import type { ContainerModel, PodSpecModel, ProbeModel, ProbeType } from '../manifest';
-import { runWithRetries, verdictOf } from './attempt';
+import type { ProbeOutcome } from '../probers/types';
+import { RetryingCall, verdictOf } from './attempt';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
 import type { Clock } from './clock';
 import type { Disposable } from './disposable';
@@ -7,7 +8,7 @@ import type { EngineEvent, EventSink } from './events';
 import { containersReady, isReady, isStarted } from './podStatus';
 import type { ContainerState, ContainerStatusView, PodPhase, PodStatusView } from './podState';
 import { type ResultUpdate, ResultsCache } from './results';
-import type { ContainerProcesses, PodIdentity, ProbeTarget } from './target';
+import type { AttemptRequest, ContainerProcesses, PodIdentity, ProbeTarget } from './target';
 import { type AttemptVerdict, ProbeWorker } from './worker';
 import { WorkerLoop } from './workerLoop';
 
@@ -35,6 +36,18 @@ interface WorkerSlot {
   readonly probe: ProbeModel;
   readonly worker: ProbeWorker;
   readonly loop: WorkerLoop;
+  readonly attempt: ProbeAttempt;
+  /** The edited probe that takes over once this worker has exited (`null`: the probe was removed). */
+  replacement?: ProbeModel | null;
+}
+
+/** One probe's attempts: the request (rebuilt only for a new container) and its retries (P2). */
+interface ProbeAttempt {
+  request: AttemptRequest | undefined;
+  began: number;
+  done: ((verdict: AttemptVerdict) => void) | undefined;
+  readonly call: RetryingCall;
+  readonly report: (outcome: ProbeOutcome) => void;
 }
 
 class ContainerRecord implements ContainerStatusView {
@@ -102,10 +115,11 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** Starts every container and its probe workers, at the clock's now. */
   start(): this {
     this.phase = 'Running';
-    for (const record of this.records.values()) {
-      this.startInstance(record);
-      for (const probe of record.model.probes) this.startWorker(record, probe);
-    }
+    // As in the kubelet's SyncPod: workers first (their first doProbe finds no container, W5
+    // step 3), then the containers. So a first attempt comes one period after the start, and
+    // d + f × p (validation-rules.md §C) is when a never-healthy container is first killed.
+    for (const record of this.records.values()) for (const probe of record.model.probes) this.startWorker(record, probe);
+    for (const record of this.records.values()) this.startInstance(record);
     this.sync();
     return this;
   }
@@ -116,7 +130,10 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.deleteTimer = this.options.clock.schedule(delayMs, () => {
       this.deleting = true;
       this.emitEvent(undefined, 'Killing', 'Normal', `Deleting pod ${this.displayName}`);
-      for (const record of this.records.values()) if (record.state === 'running' && !record.killTimer) this.kill(record, 'deletion');
+      for (const record of this.records.values()) {
+        if (record.state === 'running' && !record.killTimer) this.kill(record, 'deletion');
+        else if (record.state === 'waiting') this.abandon(record);
+      }
       this.sync();
     });
   }
@@ -125,8 +142,14 @@ export class PodRuntime implements PodStatusView, Disposable {
   replaceProbe(containerName: string, probe: ProbeModel | undefined, type: ProbeType): void {
     const record = this.records.get(containerName);
     if (!record) return;
-    record.workers.get(type)?.loop.dispose();
-    if (probe) this.startWorker(record, probe);
+    const current = record.workers.get(type);
+    if (!current) {
+      if (probe) this.startWorker(record, probe);
+      return;
+    }
+    // One worker per probe (W1): the old one finishes its attempt and exits (W14) first.
+    current.replacement = probe ?? null;
+    current.loop.dispose();
   }
 
   /** A simulated restart on request, as if the process had died (exit code 137). */
@@ -162,16 +185,18 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   private startWorker(record: ContainerRecord, probe: ProbeModel): void {
     const { clock } = this.options;
+    const attempt = this.probeAttempt(record, probe);
     const worker = new ProbeWorker(probe.type, record.name, record.model.kind === 'sidecar', probe.effective, this.results[probe.type], {
       podStatus: () => (this.disposed ? undefined : this),
       now: () => clock.now(),
-      probe: (containerId, done) => this.probe(record, probe, containerId, done),
+      probe: (containerId, done) => this.probe(record, probe, attempt, containerId, done),
     });
     const periodMs = probe.effective.periodSeconds * 1000;
     const kubeletJustStarted = clock.now() - this.options.kubeletStartedAt < periodMs;
     const slot: WorkerSlot = {
       probe,
       worker,
+      attempt,
       loop: new WorkerLoop(worker, {
         clock,
         periodMs,
@@ -179,6 +204,7 @@ export class PodRuntime implements PodStatusView, Disposable {
         onExit: () => {
           worker.cleanup();
           if (record.workers.get(probe.type) === slot) record.workers.delete(probe.type);
+          if (slot.replacement && !this.disposed) this.startWorker(record, slot.replacement);
         },
       }),
     };
@@ -186,41 +212,56 @@ export class PodRuntime implements PodStatusView, Disposable {
     slot.loop.start();
   }
 
-  /** One attempt: the handler with its retries (P2), reported, then mapped for the worker (P3). */
-  private probe(record: ContainerRecord, probe: ProbeModel, containerId: string, done: (verdict: AttemptVerdict) => void): void {
-    const { clock, target } = this.options;
-    const began = clock.now();
-    const request = {
-      pod: this.identity,
-      podSpec: this.spec,
-      container: record.model,
-      type: probe.type,
-      probe: probe.effective,
-      containerId,
-      startedAt: record.startedAt ?? began,
-      instance: record.instance,
+  private probeAttempt(record: ContainerRecord, probe: ProbeModel): ProbeAttempt {
+    const attempt: ProbeAttempt = {
+      request: undefined,
+      began: 0,
+      done: undefined,
+      call: new RetryingCall((settle) => this.options.target.attempt(attempt.request as AttemptRequest, settle)),
+      report: (outcome) => this.report(record, probe, attempt, outcome),
     };
-    runWithRetries(
-      (settle) => target.attempt(request, settle),
-      (outcome) => {
-        if (this.disposed) return;
-        this.emitEngine({
-          type: 'attempt',
-          t: this.t,
-          pod: this.identity.name,
-          container: record.name,
-          probe: probe.type,
-          containerId,
-          outcome: outcome.result,
-          output: outcome.output,
-          ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-          durationMs: clock.now() - began,
-        });
-        const { verdict, event } = verdictOf(probe.type, outcome);
-        if (event) this.emitEvent(record.name, event.reason, 'Warning', event.message);
-        done(verdict);
-      },
-    );
+    return attempt;
+  }
+
+  /** One attempt: the handler with its retries (P2), reported, then mapped for the worker (P3). */
+  private probe(record: ContainerRecord, probe: ProbeModel, attempt: ProbeAttempt, containerId: string, done: (verdict: AttemptVerdict) => void): void {
+    if (attempt.request?.containerId !== containerId) {
+      attempt.request = {
+        pod: this.identity,
+        podSpec: this.spec,
+        container: record.model,
+        type: probe.type,
+        probe: probe.effective,
+        containerId,
+        startedAt: record.startedAt ?? this.options.clock.now(),
+        instance: record.instance,
+      };
+    }
+    attempt.began = this.options.clock.now();
+    attempt.done = done;
+    attempt.call.run(attempt.report);
+  }
+
+  private report(record: ContainerRecord, probe: ProbeModel, attempt: ProbeAttempt, outcome: ProbeOutcome): void {
+    const done = attempt.done;
+    attempt.done = undefined;
+    if (this.disposed || !done || !attempt.request) return;
+    const event: { -readonly [K in keyof Extract<EngineEvent, { type: 'attempt' }>]: Extract<EngineEvent, { type: 'attempt' }>[K] } = {
+      type: 'attempt',
+      t: this.t,
+      pod: this.identity.name,
+      container: record.name,
+      probe: probe.type,
+      containerId: attempt.request.containerId,
+      outcome: outcome.result,
+      output: outcome.output,
+      durationMs: this.options.clock.now() - attempt.began,
+    };
+    if (outcome.error !== undefined) event.error = outcome.error;
+    this.options.emit(event);
+    const { verdict, event: kubeletEvent } = verdictOf(probe.type, outcome);
+    if (kubeletEvent) this.emitEvent(record.name, kubeletEvent.reason, 'Warning', kubeletEvent.message);
+    done(verdict);
   }
 
   private onResult(type: ProbeType, update: ResultUpdate): void {
@@ -257,7 +298,12 @@ export class PodRuntime implements PodStatusView, Disposable {
     const probe = cause === 'deletion' ? undefined : record.workers.get(cause)?.probe;
     const graceSeconds = Math.max(MINIMUM_GRACE_SECONDS, this.deleting ? this.spec.terminationGracePeriodSeconds : (probe?.effective.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds));
     const restart = cause !== 'deletion' && this.willRestart(record, KILLED_EXIT_CODE);
-    const message = cause === 'deletion' ? `Stopping container ${record.name}` : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
+    const message =
+      cause === 'deletion'
+        ? `Stopping container ${record.name}`
+        : record.model.kind === 'sidecar'
+          ? `Init container ${record.name} failed ${cause} probe`
+          : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
     this.emitEvent(record.name, 'Killing', 'Normal', message);
     // The container runs on for its grace period: a hung app does not honour SIGTERM (K3).
     record.killTimer = this.options.clock.schedule(graceSeconds * 1000, () => {
@@ -283,9 +329,19 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.queueSync();
   }
 
+  /** A container that will never start again (a deleted pod's back-off): terminated where it stands. */
+  private abandon(record: ContainerRecord): void {
+    record.restartTimer?.dispose();
+    record.restartTimer = undefined;
+    record.state = 'terminated';
+    record.reason = record.exitCode === 0 ? 'Completed' : 'Error';
+    this.emitContainer(record);
+  }
+
   /** B2: restart at once the first time, then after the back-off since the last exit. */
   private considerRestart(record: ContainerRecord): void {
-    if (this.deleting || record.restartTimer || !this.willRestart(record, record.exitCode)) return;
+    const podDone = this.phase === 'Succeeded' || this.phase === 'Failed';
+    if (this.deleting || podDone || record.restartTimer || !this.willRestart(record, record.exitCode)) return;
     const key = `${this.identity.uid}/${record.name}`;
     const { clock } = this.options;
     if (this.backoff.isInBackoffSince(key, record.finishedAt, clock.now())) {
@@ -352,11 +408,22 @@ export class PodRuntime implements PodStatusView, Disposable {
     }
   }
 
-  /** Every container down for good: the pod is done, and its workers exit (W5 step 2). */
+  /**
+   * Every regular container down for good: the pod is done — its sidecars are stopped with it —
+   * and its workers exit (W5 step 2).
+   */
   private updatePhase(): void {
-    const records = [...this.records.values()];
-    const done = records.every((r) => r.state === 'terminated' && (this.deleting || !this.willRestart(r, r.exitCode)));
-    if (records.length > 0 && done) this.phase = records.every((r) => r.exitCode === 0) ? 'Succeeded' : 'Failed';
+    const regular = [...this.records.values()].filter((r) => r.model.kind === 'regular');
+    const done = regular.length > 0 && regular.every((r) => r.state === 'terminated' && (this.deleting || !this.willRestart(r, r.exitCode)));
+    if (!done || this.phase === 'Succeeded' || this.phase === 'Failed') return;
+    for (const sidecar of this.records.values()) {
+      if (sidecar.model.kind !== 'sidecar' || sidecar.state === 'terminated') continue;
+      sidecar.killTimer?.dispose();
+      sidecar.process?.dispose();
+      if (sidecar.state === 'waiting') this.abandon(sidecar);
+      else this.terminate(sidecar, 0, 'Completed');
+    }
+    this.phase = regular.every((r) => r.exitCode === 0) ? 'Succeeded' : 'Failed';
   }
 
   /** W13: each status update pokes the readiness workers of started containers not yet ready. */

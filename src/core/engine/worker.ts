@@ -37,6 +37,9 @@ export class ProbeWorker {
   private resultRun = 0;
   private onHold = false;
   private containerId: string | undefined;
+  /** The attempt in flight: its container and the loop's continuation. */
+  private probing: { containerId: string; done: (keepGoing: boolean) => void } | undefined;
+  private readonly onVerdict = (verdict: AttemptVerdict) => this.verdict(verdict);
 
   constructor(
     readonly type: ProbeType,
@@ -55,12 +58,17 @@ export class ProbeWorker {
       done(decision.kind === 'keep-going');
       return;
     }
-    this.host.probe(decision.containerId, (verdict) => {
-      // The container may have been replaced while the probe ran; the result still belongs to the
-      // one probed, as in the kubelet, which set it under the ID it probed.
-      if ('result' in verdict) this.record(decision.containerId, verdict.result);
-      done(true);
-    });
+    this.probing = { containerId: decision.containerId, done };
+    this.host.probe(decision.containerId, this.onVerdict);
+  }
+
+  /** W5 step 10: an error is discarded; a result is counted against the container it was probed on. */
+  private verdict(verdict: AttemptVerdict): void {
+    const probing = this.probing;
+    if (!probing) return;
+    this.probing = undefined;
+    if ('result' in verdict) this.record(probing.containerId, verdict.result);
+    probing.done(true);
   }
 
   decide(): Decision {
@@ -128,6 +136,11 @@ export class ProbeWorker {
   }
 }
 
+const KEEP_GOING = new Map<SkipReason, Decision>();
+
+/** Decisions without data are shared: `decide` runs on every tick of every worker. */
 function keepGoing(reason: SkipReason): Decision {
-  return { kind: 'keep-going', reason };
+  let decision = KEEP_GOING.get(reason);
+  if (!decision) KEEP_GOING.set(reason, (decision = { kind: 'keep-going', reason }));
+  return decision;
 }

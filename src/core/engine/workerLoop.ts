@@ -25,8 +25,12 @@ export class WorkerLoop implements Disposable {
   private tickPending = false;
   private triggerPending = false;
   private busy = false;
+  /** True until the first attempt: during the W4 sleep nothing is read from the channels. */
+  private sleeping = true;
   private stopped = false;
   private exited = false;
+  private readonly onTick = () => this.tick();
+  private readonly onProbed = (keepGoing: boolean) => this.probed(keepGoing);
 
   constructor(
     private readonly target: LoopTarget,
@@ -43,7 +47,7 @@ export class WorkerLoop implements Disposable {
   trigger(): void {
     if (this.stopped) return;
     this.triggerPending = true;
-    if (!this.busy) this.next();
+    if (!this.busy && !this.sleeping) this.next();
   }
 
   /** W14: idempotent; a probe in flight is not cancelled, the loop ends when it returns. */
@@ -57,6 +61,7 @@ export class WorkerLoop implements Disposable {
 
   private begin(): void {
     this.timer = undefined;
+    this.sleeping = false;
     this.restartTicker();
     this.probe();
   }
@@ -64,14 +69,14 @@ export class WorkerLoop implements Disposable {
   private restartTicker(): void {
     this.timer?.dispose();
     this.origin = this.options.clock.now();
-    this.timer = this.options.clock.schedule(this.options.periodMs, () => this.tick());
+    this.timer = this.options.clock.schedule(this.options.periodMs, this.onTick);
   }
 
   private tick(): void {
     const { clock, periodMs } = this.options;
     const elapsed = clock.now() - this.origin;
     const nextTick = this.origin + (Math.floor(elapsed / periodMs) + 1) * periodMs;
-    this.timer = clock.schedule(nextTick - clock.now(), () => this.tick());
+    this.timer = clock.schedule(nextTick - clock.now(), this.onTick);
     this.tickPending = true;
     if (!this.busy) this.next();
   }
@@ -91,16 +96,18 @@ export class WorkerLoop implements Disposable {
 
   private probe(): void {
     this.busy = true;
-    this.target.doProbe((keepGoing) => {
-      this.busy = false;
-      if (!keepGoing || this.stopped) {
-        this.stopped = true;
-        this.timer?.dispose();
-        this.exit();
-        return;
-      }
-      this.next();
-    });
+    this.target.doProbe(this.onProbed);
+  }
+
+  private probed(keepGoing: boolean): void {
+    this.busy = false;
+    if (!keepGoing || this.stopped) {
+      this.stopped = true;
+      this.timer?.dispose();
+      this.exit();
+      return;
+    }
+    this.next();
   }
 
   private exit(): void {

@@ -15,7 +15,7 @@ export interface ContainerScript {
   readonly failAfter?: number;
   /** The process exits by itself (exit code 1). */
   readonly exitAfter?: number;
-  /** Seconds each probe takes; at or above timeoutSeconds it is a timeout. */
+  /** Seconds each probe takes; above timeoutSeconds it is a timeout. */
   readonly latency: number;
   readonly probes: Readonly<Partial<Record<ProbeType, ProbeScript>>>;
 }

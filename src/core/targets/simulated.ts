@@ -1,16 +1,27 @@
 import type { ProbeOutcome } from '../probers/types';
-import { type Scenario, type ScriptedOutcome, scriptedOutcome, scriptFor } from '../scenario/scenario';
+import { type ContainerScript, type Scenario, type ScriptedOutcome, scriptedOutcome, scriptFor } from '../scenario/scenario';
 import type { Clock } from '../engine/clock';
 import { type Disposable, NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
-import { joinHostPort, type ResolvedHandler, resolveHandler } from './resolve';
+import { joinHostPort, type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
 
 /**
  * Answers probes from a scenario on the (virtual) clock, with the outputs the real probers give
  * in the same situation: refused connections while the app starts, timeouts while it hangs.
  */
+/** Everything about one probe's answers that does not change from attempt to attempt. */
+interface PreparedProbe {
+  readonly podUid: string;
+  readonly resolution: Resolution;
+  readonly script: ContainerScript;
+  /** Only per-attempt scripts need attempts counted. */
+  readonly countsAttempts: boolean;
+  readonly answers: Partial<Record<ScriptedOutcome | 'not-listening' | 'hang', ProbeOutcome>>;
+}
+
 export class SimulatedTarget implements ProbeTarget {
   private readonly podIps = new Map<string, string>();
+  private readonly prepared = new WeakMap<AttemptRequest['probe'], PreparedProbe>();
   /** Attempts so far per container and probe type, for the current instance only. */
   private readonly attempts = new Map<string, { instance: number; count: number }>();
   private readonly pending = new Set<Disposable>();
@@ -21,17 +32,17 @@ export class SimulatedTarget implements ProbeTarget {
   ) {}
 
   attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
-    const resolved = resolveHandler(request.probe.handler, request.container, this.podIp(request.pod.uid));
-    if (!resolved.ok) {
-      done({ result: 'unknown', output: '', error: resolved.error });
+    const prepared = this.prepare(request);
+    if (!prepared.resolution.ok) {
+      done({ result: 'unknown', output: '', error: prepared.resolution.error });
       return;
     }
-    const script = scriptFor(this.scenario, request.container.name);
+    const { script } = prepared;
     const seconds = (this.clock.now() - request.startedAt) / 1000;
-    const scripted = scriptedOutcome(script, request.type, seconds, this.nextAttempt(request));
+    const scripted = scriptedOutcome(script, request.type, seconds, prepared.countsAttempts ? this.nextAttempt(request) : 0);
     const timeoutMs = request.probe.timeoutSeconds * 1000;
-    const hangs = scripted === 'hang' || script.latency * 1000 >= timeoutMs;
-    const outcome = hangs ? timedOut(resolved.handler, request.probe.timeoutSeconds) : answer(resolved.handler, scripted as ScriptedOutcome | 'not-listening');
+    const hangs = scripted === 'hang' || script.latency * 1000 > timeoutMs;
+    const outcome = this.answer(prepared, hangs ? 'hang' : scripted, request.probe.timeoutSeconds);
     const delayMs = hangs ? timeoutMs : script.latency * 1000;
     if (delayMs === 0) {
       done(outcome);
@@ -47,6 +58,26 @@ export class SimulatedTarget implements ProbeTarget {
   dispose(): void {
     for (const timer of this.pending) timer.dispose();
     this.pending.clear();
+  }
+
+  private prepare(request: AttemptRequest): PreparedProbe {
+    const known = this.prepared.get(request.probe);
+    if (known && known.podUid === request.pod.uid) return known;
+    const script = scriptFor(this.scenario, request.container.name);
+    const prepared: PreparedProbe = {
+      podUid: request.pod.uid,
+      resolution: resolveHandler(request.probe.handler, request.container, this.podIp(request.pod.uid)),
+      script,
+      countsAttempts: script.probes[request.type]?.kind === 'attempts',
+      answers: {},
+    };
+    this.prepared.set(request.probe, prepared);
+    return prepared;
+  }
+
+  private answer(prepared: PreparedProbe, scripted: ScriptedOutcome | 'not-listening' | 'hang', timeoutSeconds: number): ProbeOutcome {
+    const handler = (prepared.resolution as Extract<Resolution, { ok: true }>).handler;
+    return (prepared.answers[scripted] ??= scripted === 'hang' ? timedOut(handler, timeoutSeconds) : answer(handler, scripted));
   }
 
   private nextAttempt(request: AttemptRequest): number {

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import { runWithRetries } from '../core/engine/attempt';
+import { type Manifest, PROBE_FIELDS, type ProbeType, parseManifest } from '../core/manifest';
+import { LocalTarget } from '../core/targets/local';
+import type { ProbeOutcome } from '../core/probers/types';
+import type { CliIo } from './io';
+import { minorVersionOption } from './simulate';
+import { UsageError } from './usage';
+
+const TYPES: readonly ProbeType[] = ['liveness', 'readiness', 'startup'];
+
+/**
+ * `probe-lens probe --spec JSON|@file [--container JSON|@file] [--host H] [--type T]`: one attempt
+ * (with the kubelet's retries on errors, P2) of exactly the probe given — exec included, since the
+ * user asked for it. Prints `{result, output, error?, durationMs}`; exit 0 when it succeeded.
+ */
+export async function runProbe(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      spec: { type: 'string' },
+      container: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      type: { type: 'string', default: 'readiness' },
+      'kubernetes-version': { type: 'string' },
+    },
+  });
+  if (positionals.length > 0) throw new UsageError(`probe takes no FILE (got "${positionals[0]}"); give the probe with --spec`);
+  if (values.spec === undefined) throw new UsageError('probe needs --spec with the probe object, e.g. --spec \'{"httpGet":{"path":"/healthz","port":8080}}\'');
+  const type = values.type as ProbeType;
+  if (!TYPES.includes(type)) throw new UsageError(`--type must be one of ${TYPES.join(', ')}, not "${values.type}"`);
+  const minorVersion = minorVersionOption(values['kubernetes-version']);
+  const spec = readObject(values.spec, '--spec');
+  const container = values.container === undefined ? {} : readObject(values.container, '--container');
+  const manifest = podFor(spec, container, type, minorVersion);
+  const model = manifest.documents[0]?.podSpecs[0]?.containers[0];
+  const probe = model?.probe(type);
+  if (!model || !probe) throw new UsageError('--spec: not a probe object');
+
+  const target = new LocalTarget({ host: values.host as string, portMap: new Map(), allowExec: true, allowedHosts: 'any', minorVersion, baseEnv: process.env });
+  const began = performance.now();
+  const request = { pod: { name: 'probe', namespace: 'default', uid: 'probe' }, podSpec: model.pod, container: model, type, probe: probe.effective, containerId: 'local://probe', startedAt: 0, instance: 0 };
+  const outcome = await new Promise<ProbeOutcome>((resolve) => runWithRetries((settle) => target.attempt(request, settle), resolve));
+  target.dispose();
+  io.stdout(`${JSON.stringify({ result: outcome.result, output: outcome.output, ...(outcome.error !== undefined ? { error: outcome.error } : {}), durationMs: Math.round(performance.now() - began) })}\n`);
+  return outcome.error === undefined && (outcome.result === 'success' || outcome.result === 'warning') ? 0 : 1;
+}
+
+/** JSON (or YAML) given inline or as `@file`. */
+function readObject(text: string, option: string): Record<string, unknown> {
+  let source = text;
+  if (text.startsWith('@')) {
+    try {
+      source = readFileSync(text.slice(1), 'utf8');
+    } catch {
+      throw new UsageError(`${option}: cannot read ${text.slice(1)}`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = parse(source, { maxAliasCount: 100 });
+  } catch (error) {
+    throw new UsageError(`${option}: not valid JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${option}: must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The probe inside a one-container Pod, decoded exactly as a manifest would be: a misspelled
+ * field or a wrong type is bad input, reported with the probe-relative path.
+ */
+function podFor(spec: Record<string, unknown>, container: Record<string, unknown>, type: ProbeType, minorVersion: number): Manifest {
+  const field = PROBE_FIELDS[type];
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'probe', ...container, [field]: spec }] } };
+  const manifest = parseManifest(JSON.stringify(pod), { minorVersion });
+  const issues = manifest.documents[0]?.podSpecs[0]?.containers[0]?.decodeIssues ?? [];
+  if (issues.length > 0) {
+    const relative = (message: string) => message.replaceAll(`spec.containers[0].${field}.`, '').replaceAll('spec.containers[0].', '').replaceAll(`spec.containers.${field}.`, '');
+    const option = (path: string) => (path.includes(`.${field}`) ? '--spec' : '--container');
+    throw new UsageError(issues.map((i) => `${option(i.path)}: ${relative(i.message)}`).join('\n'));
+  }
+  return manifest;
+}
