@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { goQuote } from './goFormat';
 import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome } from './types';
 
 export interface ExecProbeTarget {
@@ -117,40 +118,9 @@ export function timeoutMessage(command: readonly string[]): string {
   return `command ${goQuote(command.join(' '))} timed out`;
 }
 
-/**
- * Go's `%q` for a string (`strconv.Quote`): double quotes; `"` and `\` backslash-escaped;
- * printable characters (Unicode L, M, N, P, S and the ASCII space) kept; `\a \b \f \n \r \t \v`;
- * other characters below U+0020 and U+007F as `\xHH`; the rest as `\uHHHH` / `\UHHHHHHHH`, lower-case
- * hex. A lone surrogate cannot reach Go (it becomes U+FFFD in UTF-8), so it is shown as U+FFFD.
- * Printability follows this Node's Unicode tables, which can differ from Go's for newly assigned
- * characters.
- */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0) as number;
-    if (char === '"' || char === '\\') out += '\\' + char;
-    else if (code >= 0xd800 && code <= 0xdfff) out += '\ufffd';
-    else if (char === ' ' || PRINTABLE.test(char)) out += char;
-    else out += escapeUnprintable(code);
-  }
-  return out + '"';
-}
 
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v' };
 
-function escapeUnprintable(code: number): string {
-  const short = SHORT_ESCAPES[code];
-  if (short !== undefined) return short;
-  if (code < 0x20 || code === 0x7f) return '\\x' + hex(code, 2);
-  if (code < 0x10000) return '\\u' + hex(code, 4);
-  return '\\U' + hex(code, 8);
-}
 
-function hex(code: number, width: number): string {
-  return code.toString(16).padStart(width, '0');
-}
 
 /** Keeps the first `cap` bytes of a stream and counts, but drops, the rest. */
 class CappedBuffer {

@@ -4,7 +4,7 @@ import type * as GrpcJs from '@grpc/grpc-js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { joinHostPort } from './tcp';
+import { goDuration, goQuote, joinHostPort } from './goFormat';
 import type { AttemptOptions, ProbeOutcome } from './types';
 
 export interface GrpcTarget {
@@ -235,35 +235,8 @@ function goStatusError(code: number, details: string): string {
   return `rpc error: code = ${GO_CODE_NAMES[code] ?? `Code(${code})`} desc = ${details}`;
 }
 
-/** Go's `%q` for the ASCII host names and enum names quoted here. */
-function goQuote(text: string): string {
-  return JSON.stringify(text);
-}
 
-/** Go's `time.Duration.String()` (`1s`, `1.5s`, `500ms`, `1m30s`, `0s`) for a duration in ms. */
-export function goDuration(ms: number): string {
-  let ns = Math.round(Math.abs(ms) * 1e6);
-  const sign = ms < 0 && ns !== 0 ? '-' : '';
-  if (ns === 0) return '0s';
-  if (ns < 1e3) return `${sign}${ns}ns`;
-  if (ns < 1e6) return `${sign}${fixed(ns, 1e3)}µs`;
-  if (ns < 1e9) return `${sign}${fixed(ns, 1e6)}ms`;
-  const hours = Math.floor(ns / 3.6e12);
-  ns -= hours * 3.6e12;
-  const minutes = Math.floor(ns / 6e10);
-  ns -= minutes * 6e10;
-  const seconds = `${fixed(ns, 1e9)}s`;
-  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}`;
-  return minutes > 0 ? `${sign}${minutes}m${seconds}` : `${sign}${seconds}`;
-}
 
-/** `value / unit` with Go's shortest fraction (trailing zeros dropped). */
-function fixed(value: number, unit: number): string {
-  const whole = Math.floor(value / unit);
-  const digits = String(unit).length - 1;
-  const fraction = String(value - whole * unit).padStart(digits, '0').replace(/0+$/, '');
-  return fraction === '' ? String(whole) : `${whole}.${fraction}`;
-}
 
 // --- grpc.health.v1, compiled in ---------------------------------------------------------------
 // The two messages are tiny, so their wire format is written out here instead of loading a .proto

@@ -1,4 +1,5 @@
 import * as net from 'node:net';
+import { joinHostPort } from './goFormat';
 import type { AttemptOptions, ProbeOutcome } from './types';
 
 export interface TcpTarget {
@@ -51,10 +52,6 @@ export function probeTcp(target: TcpTarget, options: AttemptOptions): Promise<Pr
   });
 }
 
-/** Go's `net.JoinHostPort`: an IPv6 literal (anything with a colon) goes in brackets. */
-export function joinHostPort(host: string, port: number | string): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
 
 /** A dial cut short names its step, as Go does: the name lookup, or the connect to what it found. */
 function interrupted(host: string, dialed: string, port: number, reason: string): string {

@@ -36,8 +36,3 @@ export function resolveHandler(handler: ProbeHandler | undefined, container: Con
     }
   }
 }
-
-/** `host:port` as Go's `net.JoinHostPort` writes it (IPv6 in brackets). */
-export function joinHostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}

@@ -3,7 +3,8 @@ import { type ContainerScript, type Scenario, type ScriptedOutcome, scriptedOutc
 import type { Clock } from '../engine/clock';
 import { type Disposable, NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
-import { joinHostPort, type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
+import { goQuote, joinHostPort } from '../probers/goFormat';
+import { type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
 
 /**
  * Answers probes from a scenario on the (virtual) clock, with the outputs the real probers give
@@ -146,7 +147,7 @@ function timedOut(handler: ResolvedHandler, timeoutSeconds: number): ProbeOutcom
     case 'grpc':
       return failure(`timeout: health rpc did not complete within ${timeoutSeconds}s`);
     case 'exec':
-      return failure(`command ${JSON.stringify(handler.command.join(' '))} timed out`);
+      return failure(`command ${goQuote(handler.command.join(' '))} timed out`);
   }
 }
 

@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { goQuote, probeExec, timeoutMessage } from '../../../src/core/probers/exec';
+import { probeExec, timeoutMessage } from '../../../src/core/probers/exec';
+import { goQuote } from '../../../src/core/probers/goFormat';
 import type { AttemptOptions, ProbeOutcome } from '../../../src/core/probers/types';
 
 const NODE = process.execPath;

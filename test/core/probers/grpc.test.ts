@@ -7,15 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
-import {
-  decodeHealthCheckResponse,
-  encodeHealthCheckRequest,
-  goDuration,
-  probeGrpc,
-  servingStatusName,
-  type GrpcAttemptOptions,
-  type GrpcTarget,
-} from '../../../src/core/probers/grpc';
+import { decodeHealthCheckResponse, encodeHealthCheckRequest, probeGrpc, servingStatusName, type GrpcAttemptOptions, type GrpcTarget } from '../../../src/core/probers/grpc';
+import { goDuration } from '../../../src/core/probers/goFormat';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
 import { probeUserAgent } from '../../../src/core/probers/types';
 import { SERVING_STATUS, startHealthServer, startHostileServer, type HealthServer, type Relay } from '../../helpers/grpcHealthServer';

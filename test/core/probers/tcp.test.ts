@@ -3,7 +3,8 @@ import * as net from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { joinHostPort, probeTcp } from '../../../src/core/probers/tcp';
+import { joinHostPort } from '../../../src/core/probers/goFormat';
+import { probeTcp } from '../../../src/core/probers/tcp';
 import type { AttemptOptions, ProbeOutcome } from '../../../src/core/probers/types';
 
 /** How late past its deadline an attempt may end (timers, loopback, a loaded CI machine). */
