@@ -24,11 +24,30 @@ const common = {
   legalComments: 'none',
 };
 
+/**
+ * Probers are their own files (dist/probers/*.js), reached only through the dynamic imports of the
+ * local target: `check` and an idle extension never parse undici or grpc-js (~1 MB).
+ */
+const PROBERS = ['http', 'tcp', 'grpc', 'exec'];
+const lazyProbers = {
+  name: 'lazy-probers',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^\\.\\./probers/(${PROBERS.join('|')})$`) }, (args) => ({ path: `./probers/${args.path.split('/').pop()}.js`, external: true }));
+  },
+};
+
 const bundles = [
   // The extension host loads CommonJS; `vscode` is provided by the host.
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], plugins: [lazyProbers] },
   // No `vscode` external: a stray import of it from core or cli fails this build (design §1).
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyProbers] },
+  {
+    ...common,
+    entryPoints: Object.fromEntries(PROBERS.map((name) => [name, `src/core/probers/${name}.ts`])),
+    outdir: 'dist/probers',
+    platform: 'node',
+    format: 'cjs',
+  },
 ];
 
 function listSources(dir) {

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const built = existsSync('dist/cli.js') && existsSync('dist/probers/http.js');
+
+// undici alone costs ~150 ms to load: `check` and an idle extension must never pay for it.
+test('the CLI and extension bundles leave the probers (undici, grpc-js) to dist/probers/', { skip: !built && 'build first' }, () => {
+  for (const bundle of ['dist/cli.js', 'dist/extension.js']) {
+    const text = readFileSync(bundle, 'utf8');
+    assert.doesNotMatch(text, /undici|grpc-js|grpc\.health\.v1/, `${bundle} carries prober code`);
+  }
+  for (const prober of ['http', 'tcp', 'grpc', 'exec']) assert.ok(existsSync(`dist/probers/${prober}.js`), prober);
+});
+
+test('probe-lens check loads no prober module', { skip: !built && 'build first' }, () => {
+  const hook = join(mkdtempSync(join(tmpdir(), 'probe-lens-hook-')), 'hook.js');
+  writeFileSync(
+    hook,
+    `const Module = require('module'); const load = Module._load; const seen = [];
+     Module._load = function (request, ...rest) { seen.push(request); return load.call(this, request, ...rest); };
+     process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(seen) + '\\n'));`,
+  );
+  const result = spawnSync(process.execPath, ['--require', hook, 'dist/cli.js', 'check', 'examples/web-deployment.yaml'], { encoding: 'utf8' });
+  const loaded = JSON.parse(/LOADED (.*)/.exec(result.stderr)?.[1] ?? '[]') as string[];
+  assert.ok(loaded.length > 0, 'the hook saw the requires');
+  assert.deepEqual(loaded.filter((r) => /probers|undici|grpc/.test(r)), []);
+});
