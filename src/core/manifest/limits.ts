@@ -11,6 +11,11 @@ export interface ManifestLimits {
   readonly maxNodeVisitsPerDocument: number;
   /** Deepest nesting followed, aliases included (a self-referencing alias is a cycle). */
   readonly maxDepth: number;
+  /**
+   * Files whose nesting could go deeper than this are not parsed: the YAML composer recurses per
+   * level, and around a thousand levels exhaust the stack (and can abort the process later).
+   */
+  readonly maxNesting: number;
 }
 
 export const DEFAULT_LIMITS: ManifestLimits = {
@@ -18,4 +23,5 @@ export const DEFAULT_LIMITS: ManifestLimits = {
   maxDocuments: 10_000,
   maxNodeVisitsPerDocument: 200_000,
   maxDepth: 64,
+  maxNesting: 500,
 };

@@ -41,7 +41,7 @@ const TEMPLATE_EXPRESSION = /\{\{[\s\S]*?\}\}/;
  * and a limit stops reading with `limitHit` set.
  */
 export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMITS): YamlFile {
-  const lineCounter = new LineCounter();
+  const lineCounter = countLines(text);
   const rangeOf = (start: number, end: number): Range => ({
     start: positionAt(lineCounter, start),
     end: positionAt(lineCounter, Math.max(start, end)),
@@ -60,9 +60,19 @@ export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMI
     };
   }
 
+  const deep = deepNestingAt(text, limits.maxNesting);
+  if (deep >= 0) {
+    return {
+      text,
+      documents: [],
+      rangeOf,
+      limitHit: { docIndex: 0, range: rangeOf(deep, deep + 1), message: `file not checked: its nesting can go deeper than ${limits.maxNesting} levels here` },
+    };
+  }
+
   const documents: SourceDocument[] = [];
   let limitHit: YamlFile['limitHit'];
-  const parser = new Parser(lineCounter.addNewLine);
+  const parser = new Parser();
   const composer = new Composer(YAML_OPTIONS);
 
   const accept = (yaml: Document.Parsed): boolean => {
@@ -111,6 +121,8 @@ function unknownAnchors(yaml: Document.Parsed): { message: string; pos: [number,
   const anchors = new Map<string, number>();
   const errors: { message: string; pos: [number, number] }[] = [];
   visit(yaml, (_key, node) => {
+    // A pair without a value (`{name, image}`) is visited with a null node.
+    if (node === null || typeof node !== 'object') return;
     const start = (node as Node).range?.[0] ?? 0;
     if (isAlias(node)) {
       const defined = anchors.get(node.source);
@@ -128,6 +140,77 @@ function isEmptyDocument(yaml: Document.Parsed): boolean {
   if (yaml.errors.length > 0) return false;
   const contents = yaml.contents as { value?: unknown; items?: unknown } | null;
   return contents === null || (contents.items === undefined && contents.value === null);
+}
+
+/**
+ * Line starts from the text itself, breaking at `\n`, `\r\n` and a lone `\r` as editors do. (The
+ * parser's own newline callback misses the breaks inside a multi-line error token, which would
+ * shift every later position.)
+ */
+function countLines(text: string): LineCounter {
+  const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) lineCounter.addNewLine(i + 1);
+  }
+  return lineCounter;
+}
+
+const SPACE = 32;
+const DASH = 45;
+const HASH = 35;
+const QUOTES = new Set([34, 39]);
+const OPENERS = new Set([91, 123]);
+const CLOSERS = new Set([93, 125]);
+/** A quote opens a quoted scalar only where a token can start: after a break, a blank, `,` `:` `[` `{`. */
+const BEFORE_QUOTE = new Set([10, 13, SPACE, 9, 44, 58, 91, 123]);
+
+/**
+ * Where the text could nest deeper than `limit`, or -1. Every nesting level needs a column of
+ * indentation (a `- ` counts as indentation) or an open bracket, so their sum bounds the depth. One
+ * linear pass, without recursion; quoted text and comments are skipped so their brackets don't count.
+ */
+export function deepNestingAt(text: string, limit: number): number {
+  let flow = 0;
+  let columns = 0;
+  let atLineStart = true;
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      atLineStart = true;
+      columns = 0;
+      continue;
+    }
+    if (quote !== 0) {
+      if (c === 92 && quote === 34) i++;
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (atLineStart) {
+      if (c === SPACE) {
+        columns++;
+      } else if (c === DASH && text.charCodeAt(i + 1) === SPACE) {
+        columns += 2;
+        i++;
+      } else atLineStart = false;
+      if (atLineStart) {
+        if (columns + flow > limit) return i;
+        continue;
+      }
+    }
+    if (c === HASH && (i === 0 || text.charCodeAt(i - 1) === SPACE)) {
+      while (i + 1 < text.length && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+    } else if (OPENERS.has(c)) {
+      if (++flow + columns > limit) return i;
+    } else if (CLOSERS.has(c)) {
+      flow = Math.max(0, flow - 1);
+    } else if (QUOTES.has(c) && (i === 0 || BEFORE_QUOTE.has(text.charCodeAt(i - 1)))) {
+      quote = c;
+    }
+  }
+  return -1;
 }
 
 function positionAt(lineCounter: LineCounter, offset: number) {

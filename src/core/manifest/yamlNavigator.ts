@@ -131,6 +131,8 @@ export class YamlNavigator {
 function collectAnchors(doc: Document.Parsed): Map<string, { offset: number; node: ValueNode }[]> {
   const anchors = new Map<string, { offset: number; node: ValueNode }[]>();
   visit(doc, (_key, node) => {
+    // A pair without a value (`{name, image}`) is visited with a null node.
+    if (node === null || typeof node !== 'object') return;
     const anchored = node as Partial<ValueNode>;
     if (typeof anchored.anchor === 'string' && (isScalar(node) || isMap(node) || isSeq(node))) {
       const list = anchors.get(anchored.anchor) ?? [];
