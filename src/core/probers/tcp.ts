@@ -1,4 +1,5 @@
 import * as net from 'node:net';
+import { goDialError } from './goErrors';
 import { joinHostPort } from './goFormat';
 import type { AttemptOptions, ProbeOutcome } from './types';
 
@@ -61,51 +62,6 @@ function interrupted(host: string, dialed: string, port: number, reason: string)
 
 /** Go's `errCanceled` text, for an attempt its session aborted. */
 const GO_CANCELED = 'operation was canceled';
-
-/** Linux `syscall.Errno` strings, as Go prints them after `connect: `. */
-const ERRNO_TEXT: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by peer',
-  ECONNABORTED: 'software caused connection abort',
-  EHOSTUNREACH: 'no route to host',
-  EHOSTDOWN: 'host is down',
-  ENETUNREACH: 'network is unreachable',
-  ENETDOWN: 'network is down',
-  ETIMEDOUT: 'connection timed out',
-  EADDRNOTAVAIL: 'cannot assign requested address',
-  EADDRINUSE: 'address already in use',
-  EAFNOSUPPORT: 'address family not supported by protocol',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EINVAL: 'invalid argument',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files in system',
-  ENOBUFS: 'no buffer space available',
-};
-
-interface SystemError extends Error {
-  readonly code?: string;
-  readonly syscall?: string;
-  readonly address?: string;
-  readonly hostname?: string;
-  readonly errors?: readonly unknown[];
-}
-
-/** Rewrites a node dial error in the shape of Go's `*net.OpError` text. */
-function goDialError(raw: Error, host: string, dialed: string, port: number): string {
-  // With happy eyeballs node reports every family's failure; Go reports the first.
-  const error = (raw instanceof AggregateError && raw.errors[0] instanceof Error ? raw.errors[0] : raw) as SystemError;
-  const code = error.code ?? '';
-  if (error.syscall === 'getaddrinfo' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    const reason = code === 'ENOTFOUND' ? 'no such host' : 'server misbehaving';
-    return `dial tcp: lookup ${error.hostname ?? host}: ${reason}`;
-  }
-  const address = joinHostPort(error.address ?? dialed, port);
-  const text = ERRNO_TEXT[code];
-  if (text !== undefined) return `dial tcp ${address}: ${error.syscall ?? 'connect'}: ${text}`;
-  // Unknown to the table: keep node's words rather than invent Go's.
-  return `dial tcp ${address}: ${error.message}`;
-}
 
 function failure(output: string): ProbeOutcome {
   return { result: 'failure', output };
