@@ -3,7 +3,7 @@ import type { Manifest, ManifestDocument } from './model';
 import { readPodSpec } from './podSpec';
 import { findPodSpecs } from './workloads';
 import { type SourceDocument, readYamlFile, type YamlFile } from './yamlFile';
-import { YamlNavigator } from './yamlNavigator';
+import { type FileBudget, YamlNavigator } from './yamlNavigator';
 
 export * from './model';
 export type { SourceLocation, DecodeIssue } from './decode';
@@ -22,13 +22,18 @@ export const DEFAULT_MINOR_VERSION = 33;
 export function parseManifest(text: string, options: ManifestOptions = {}): Manifest {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const file = readYamlFile(text, limits);
-  return { file, documents: file.documents.map((source) => readDocument(file, source, options.minorVersion ?? DEFAULT_MINOR_VERSION, limits)) };
+  const budget: FileBudget = { remaining: limits.maxNodeVisitsPerFile };
+  return { file, documents: file.documents.map((source) => readDocument(file, source, options.minorVersion ?? DEFAULT_MINOR_VERSION, limits, budget)) };
 }
 
-/** One document's pod specs; templated or broken documents have none. */
-export function readDocument(file: YamlFile, source: SourceDocument, minorVersion: number, limits: ManifestLimits = DEFAULT_LIMITS): ManifestDocument {
-  if (source.templated || source.errors.length > 0) return { source, podSpecs: [] };
-  const nav = new YamlNavigator(file, source.yaml, limits);
+/**
+ * One document's pod specs; templated, broken or refused documents have none. Once the file's
+ * visit budget is spent, the document that spent it said so (Y02) and the rest are skipped.
+ */
+export function readDocument(file: YamlFile, source: SourceDocument, minorVersion: number, limits: ManifestLimits = DEFAULT_LIMITS, budget: FileBudget = { remaining: limits.maxNodeVisitsPerFile }): ManifestDocument {
+  if (source.limitHit) return { source, podSpecs: [], limitHit: { range: source.limitHit.range, reason: source.limitHit.message } };
+  if (source.templated || source.errors.length > 0 || budget.remaining <= 0) return { source, podSpecs: [] };
+  const nav = new YamlNavigator(file, source.yaml, limits, budget);
   const podSpecs = findPodSpecs(nav, nav.root).map((site) => readPodSpec(nav, site, minorVersion));
   return nav.limitHit ? { source, podSpecs, limitHit: nav.limitHit } : { source, podSpecs };
 }

@@ -12,10 +12,12 @@ export interface ManifestLimits {
   /** Deepest nesting followed, aliases included (a self-referencing alias is a cycle). */
   readonly maxDepth: number;
   /**
-   * Files whose nesting could go deeper than this are not parsed: the YAML composer recurses per
-   * level, and around a thousand levels exhaust the stack (and can abort the process later).
+   * Documents nesting deeper than this are not composed: the YAML composer recurses per level,
+   * and around a thousand levels exhaust the stack (and can abort the process later).
    */
   readonly maxNesting: number;
+  /** Nodes the decoder may visit in the whole file: many small alias bombs add up. */
+  readonly maxNodeVisitsPerFile: number;
 }
 
 export const DEFAULT_LIMITS: ManifestLimits = {
@@ -24,4 +26,5 @@ export const DEFAULT_LIMITS: ManifestLimits = {
   maxNodeVisitsPerDocument: 200_000,
   maxDepth: 64,
   maxNesting: 500,
+  maxNodeVisitsPerFile: 4_000_000,
 };

@@ -1,4 +1,4 @@
-import { Composer, type Document, isAlias, LineCounter, type Node, Parser, visit } from 'yaml';
+import { Composer, type CST, type Document, isAlias, LineCounter, type Node, Parser, visit } from 'yaml';
 import type { Range } from '../text/range';
 import { DEFAULT_LIMITS, type ManifestLimits } from './limits';
 
@@ -13,6 +13,8 @@ export interface SourceDocument {
   /** Syntax errors: when present the document is not validated further. */
   readonly errors: readonly YamlProblem[];
   readonly warnings: readonly YamlProblem[];
+  /** The document was not parsed at all: a limit was hit before composing it (Y02). */
+  readonly limitHit?: YamlProblem;
 }
 
 export interface YamlProblem {
@@ -31,8 +33,9 @@ export interface YamlFile {
 /**
  * Kubernetes decodes manifests with go-yaml v2, a YAML 1.1 reader: `yes`/`no` are booleans,
  * `0755` is octal and `<<` merges. The `yaml` package's 1.1 mode reads them the same way.
+ * Duplicate keys are found by `inspectDocument` instead, in linear time.
  */
-const YAML_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: true } as const;
+const YAML_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false } as const;
 
 const TEMPLATE_EXPRESSION = /\{\{[\s\S]*?\}\}/;
 
@@ -42,9 +45,10 @@ const TEMPLATE_EXPRESSION = /\{\{[\s\S]*?\}\}/;
  */
 export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMITS): YamlFile {
   const lineCounter = countLines(text);
+  const clamp = (offset: number) => Math.min(Math.max(0, offset), text.length);
   const rangeOf = (start: number, end: number): Range => ({
-    start: positionAt(lineCounter, start),
-    end: positionAt(lineCounter, Math.max(start, end)),
+    start: positionAt(lineCounter, clamp(start)),
+    end: positionAt(lineCounter, clamp(Math.max(start, end))),
   });
   if (text.length > limits.maxFileChars) {
     const megabytes = (n: number) => (n / (1024 * 1024)).toFixed(1);
@@ -60,24 +64,15 @@ export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMI
     };
   }
 
-  const deep = deepNestingAt(text, limits.maxNesting);
-  if (deep >= 0) {
-    return {
-      text,
-      documents: [],
-      rangeOf,
-      limitHit: { docIndex: 0, range: rangeOf(deep, deep + 1), message: `file not checked: its nesting can go deeper than ${limits.maxNesting} levels here` },
-    };
-  }
-
   const documents: SourceDocument[] = [];
   let limitHit: YamlFile['limitHit'];
   const parser = new Parser();
   const composer = new Composer(YAML_OPTIONS);
 
   const accept = (yaml: Document.Parsed): boolean => {
-    if (isEmptyDocument(yaml)) return true;
     const [start, , end] = yaml.range;
+    const refusal = refused.get(start);
+    if (!refusal && isEmptyDocument(yaml)) return true;
     if (documents.length >= limits.maxDocuments) {
       limitHit = {
         docIndex: documents.length,
@@ -86,27 +81,38 @@ export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMI
       };
       return false;
     }
-    const templated = TEMPLATE_EXPRESSION.test(text.slice(start, end));
-    const toProblem = (e: { message: string; pos: [number, number] }): YamlProblem => ({
-      message: e.message,
-      range: rangeOf(e.pos[0], e.pos[1]),
-    });
     const source = text.slice(start, end);
-    const aliasErrors = source.includes('*') ? unknownAnchors(yaml) : [];
+    const templated = TEMPLATE_EXPRESSION.test(source);
+    const toProblem = (e: { message: string; pos: [number, number] }): YamlProblem => ({ message: e.message, range: rangeOf(e.pos[0], e.pos[1]) });
+    const extra = [...(source.includes('*') ? unknownAnchors(yaml) : []), ...controlCharacters(source, start)].map(toProblem);
     documents.push({
       index: documents.length,
       yaml,
       range: rangeOf(start, end),
       templated,
-      errors: [...yaml.errors, ...aliasErrors].map(toProblem),
+      errors: [...yaml.errors.map(toProblem), ...extra, ...(duplicateKeys.get(start) ?? [])],
       warnings: yaml.warnings.map(toProblem),
+      ...(refusal ? { limitHit: refusal } : {}),
     });
     return true;
   };
 
+  // Each document's CST is inspected before the composer sees it: the composer recurses per
+  // nesting level, and `yaml`'s own duplicate-key check is quadratic in a map's size.
+  const refused = new Map<number, YamlProblem>();
+  const duplicateKeys = new Map<number, YamlProblem[]>();
   read: {
     for (const token of parser.parse(text)) {
-      for (const yaml of composer.next(token)) if (!accept(yaml)) break read;
+      let composed = token;
+      if (token.type === 'document') {
+        const shape = inspectDocument(token, limits.maxNesting);
+        if (shape.tooDeepAt !== undefined) {
+          refused.set(token.offset, { range: rangeOf(shape.tooDeepAt, shape.tooDeepAt + 1), message: `document not checked: it nests deeper than ${limits.maxNesting} levels` });
+          composed = { ...token, value: undefined };
+        }
+        if (shape.duplicates.length > 0) duplicateKeys.set(token.offset, shape.duplicates.map((d) => duplicateProblem(d, rangeOf)));
+      }
+      for (const yaml of composer.next(composed)) if (!accept(yaml)) break read;
     }
     for (const yaml of composer.end(false, text.length)) if (!accept(yaml)) break read;
   }
@@ -135,6 +141,74 @@ function unknownAnchors(yaml: Document.Parsed): { message: string; pos: [number,
   return errors;
 }
 
+interface DocumentShape {
+  /** Offset of a node nested deeper than the limit, if any. */
+  readonly tooDeepAt?: number;
+  readonly duplicates: readonly { readonly key: string; readonly at: number; readonly length: number; readonly first: number }[];
+}
+
+/**
+ * One walk over a document's CST, with an explicit stack (the CST is built iteratively, so this
+ * is safe at any depth): how deep it nests, and which mapping keys repeat (go-yaml refuses those).
+ */
+function inspectDocument(document: CST.Document, maxNesting: number): DocumentShape {
+  const duplicates: { key: string; at: number; length: number; first: number }[] = [];
+  const stack: { token: CST.Token; depth: number }[] = document.value ? [{ token: document.value, depth: 1 }] : [];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { token, depth } = next;
+    if (depth > maxNesting) return { tooDeepAt: (token as { offset: number }).offset, duplicates };
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    const isMap = token.type === 'block-map' || (token.type === 'flow-collection' && token.start.source === '{');
+    const seen = isMap ? new Map<string, number>() : undefined;
+    for (const item of token.items as { key?: CST.Token | null; value?: CST.Token }[]) {
+      if (item.key) {
+        stack.push({ token: item.key, depth: depth + 1 });
+        const key = seen && plainKey(item.key);
+        if (key !== undefined && seen) {
+          const first = seen.get(key);
+          if (first === undefined) seen.set(key, item.key.offset);
+          else duplicates.push({ key, at: item.key.offset, length: (item.key as CST.FlowScalar).source.length, first });
+        }
+      }
+      if (item.value) stack.push({ token: item.value, depth: depth + 1 });
+    }
+  }
+  return { duplicates };
+}
+
+/** A scalar key's value, for duplicate detection; complex keys, aliases and merges are left out. */
+function plainKey(token: CST.Token): string | undefined {
+  switch (token.type) {
+    case 'scalar':
+      return token.source === '<<' ? undefined : token.source;
+    case 'single-quoted-scalar':
+      return token.source.slice(1, -1).replace(/''/g, "'");
+    case 'double-quoted-scalar':
+      try {
+        return JSON.parse(token.source) as string;
+      } catch {
+        return token.source.slice(1, -1);
+      }
+    default:
+      return undefined;
+  }
+}
+
+function duplicateProblem(duplicate: DocumentShape['duplicates'][number], rangeOf: YamlFile['rangeOf']): YamlProblem {
+  const firstLine = rangeOf(duplicate.first, duplicate.first).start.line + 1;
+  return { range: rangeOf(duplicate.at, duplicate.at + duplicate.length), message: `key ${JSON.stringify(duplicate.key)} already set in map (first on line ${firstLine})` };
+}
+
+const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
+/** go-yaml refuses control characters other than tab and line breaks anywhere in the text. */
+function controlCharacters(source: string, start: number): { message: string; pos: [number, number] }[] {
+  const match = CONTROL_CHARACTER.exec(source);
+  if (!match) return [];
+  const code = match[0].charCodeAt(0).toString(16).padStart(4, '0');
+  return [{ message: `control characters are not allowed (U+${code})`, pos: [start + match.index, start + match.index + 1] }];
+}
+
 /** kubectl skips documents that hold nothing (`---` runs, comment-only documents, `~`). */
 function isEmptyDocument(yaml: Document.Parsed): boolean {
   if (yaml.errors.length > 0) return false;
@@ -155,62 +229,6 @@ function countLines(text: string): LineCounter {
     if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) lineCounter.addNewLine(i + 1);
   }
   return lineCounter;
-}
-
-const SPACE = 32;
-const DASH = 45;
-const HASH = 35;
-const QUOTES = new Set([34, 39]);
-const OPENERS = new Set([91, 123]);
-const CLOSERS = new Set([93, 125]);
-/** A quote opens a quoted scalar only where a token can start: after a break, a blank, `,` `:` `[` `{`. */
-const BEFORE_QUOTE = new Set([10, 13, SPACE, 9, 44, 58, 91, 123]);
-
-/**
- * Where the text could nest deeper than `limit`, or -1. Every nesting level needs a column of
- * indentation (a `- ` counts as indentation) or an open bracket, so their sum bounds the depth. One
- * linear pass, without recursion; quoted text and comments are skipped so their brackets don't count.
- */
-export function deepNestingAt(text: string, limit: number): number {
-  let flow = 0;
-  let columns = 0;
-  let atLineStart = true;
-  let quote = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) {
-      atLineStart = true;
-      columns = 0;
-      continue;
-    }
-    if (quote !== 0) {
-      if (c === 92 && quote === 34) i++;
-      else if (c === quote) quote = 0;
-      continue;
-    }
-    if (atLineStart) {
-      if (c === SPACE) {
-        columns++;
-      } else if (c === DASH && text.charCodeAt(i + 1) === SPACE) {
-        columns += 2;
-        i++;
-      } else atLineStart = false;
-      if (atLineStart) {
-        if (columns + flow > limit) return i;
-        continue;
-      }
-    }
-    if (c === HASH && (i === 0 || text.charCodeAt(i - 1) === SPACE)) {
-      while (i + 1 < text.length && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
-    } else if (OPENERS.has(c)) {
-      if (++flow + columns > limit) return i;
-    } else if (CLOSERS.has(c)) {
-      flow = Math.max(0, flow - 1);
-    } else if (QUOTES.has(c) && (i === 0 || BEFORE_QUOTE.has(text.charCodeAt(i - 1)))) {
-      quote = c;
-    }
-  }
-  return -1;
 }
 
 function positionAt(lineCounter: LineCounter, offset: number) {

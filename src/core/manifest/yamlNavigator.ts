@@ -17,6 +17,11 @@ export interface MapEntry {
  * merge keys expanded. Every node it hands out is counted; past the document's budget (an alias
  * bomb, a self-referencing alias) it hands out nothing more and remembers where that happened.
  */
+/** Visits left for the whole file: many small alias bombs must not add up to a long wait. */
+export interface FileBudget {
+  remaining: number;
+}
+
 export class YamlNavigator {
   private anchors: Map<string, { offset: number; node: ValueNode }[]> | undefined;
   private visits = 0;
@@ -26,6 +31,7 @@ export class YamlNavigator {
     private readonly file: YamlFile,
     private readonly doc: Document.Parsed,
     private readonly limits: ManifestLimits,
+    private readonly budget: FileBudget,
   ) {}
 
   /** Set once a limit was hit: everything decoded after that point is incomplete. */
@@ -40,8 +46,9 @@ export class YamlNavigator {
   /** The node's text, without the line break and indentation a block collection ends with. */
   rangeOf(node: Node): Range {
     const [start, valueEnd] = node.range ?? [0, 0];
+    const text = this.file.text;
     let end = valueEnd;
-    while (end > start && /\s/.test(this.file.text[end - 1] as string)) end--;
+    while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
     return this.file.rangeOf(start, end);
   }
 
@@ -83,10 +90,19 @@ export class YamlNavigator {
     return seq.items.map((item) => this.resolve(item, depth + 1));
   }
 
-  /** Looks up one key of a map (after merges), without decoding the rest. */
+  /** Looks up one key of a map (after merges), without decoding or locating the others. */
   get(node: ValueNode | null, key: string, depth: number): MapEntry | undefined {
     if (!isMap(node)) return undefined;
-    return this.entries(node, depth).find((e) => e.key === key);
+    let merges = false;
+    for (const pair of node.items) {
+      const keyNode = pair.key as Node | null;
+      if (isMergeKey(keyNode)) merges = true;
+      else if (keyText(keyNode) === key) {
+        if (!this.spend(keyNode as Node, depth)) return undefined;
+        return { key, keyRange: this.rangeOf(keyNode as Node), value: this.resolve(pair.value, depth + 1) };
+      }
+    }
+    return merges ? this.entries(node, depth).find((e) => e.key === key) : undefined;
   }
 
   private mergeSources(value: unknown, depth: number): YAMLMap[] {
@@ -99,6 +115,13 @@ export class YamlNavigator {
   private spend(node: Node, depth: number): boolean {
     if (this.exhausted) return false;
     this.visits++;
+    if (--this.budget.remaining < 0) {
+      this.exhausted = {
+        range: this.rangeOf(node),
+        reason: `file not fully checked: more than ${this.limits.maxNodeVisitsPerFile} nodes visited once aliases are expanded (alias bombs?); this document and the rest were not checked`,
+      };
+      return false;
+    }
     if (this.visits > this.limits.maxNodeVisitsPerDocument) {
       this.exhausted = {
         range: this.rangeOf(node),
@@ -141,6 +164,10 @@ function collectAnchors(doc: Document.Parsed): Map<string, { offset: number; nod
     }
   });
   return anchors;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
 /** In YAML 1.1 mode the `yaml` package reads `<<` as a merge-key symbol. */
