@@ -2,12 +2,13 @@ import { DEFAULT_LIMITS, type ManifestLimits } from './limits';
 import type { Manifest, ManifestDocument } from './model';
 import { readPodSpec } from './podSpec';
 import { findPodSpecs } from './workloads';
-import { type SourceDocument, readYamlFile, type YamlFile } from './yamlFile';
+import type { Document } from 'yaml';
+import { type SourceDocument, readYamlFile, type YamlText } from './yamlFile';
 import { type FileBudget, YamlNavigator } from './yamlNavigator';
 
 export * from './model';
 export type { SourceLocation, DecodeIssue } from './decode';
-export type { SourceDocument, YamlFile, YamlProblem } from './yamlFile';
+export type { SourceDocument, YamlFile, YamlProblem, YamlText } from './yamlFile';
 export { DEFAULT_LIMITS, type ManifestLimits } from './limits';
 
 export interface ManifestOptions {
@@ -21,19 +22,26 @@ export const DEFAULT_MINOR_VERSION = 33;
 /** Reads a manifest file. Never throws: what cannot be read is reported on the documents. */
 export function parseManifest(text: string, options: ManifestOptions = {}): Manifest {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const file = readYamlFile(text, limits);
+  const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
   const budget: FileBudget = { remaining: limits.maxNodeVisitsPerFile };
-  return { file, documents: file.documents.map((source) => readDocument(file, source, options.minorVersion ?? DEFAULT_MINOR_VERSION, limits, budget)) };
+  return readYamlFile(text, limits, (source, yaml, file) => readDocument(file, source, yaml, minorVersion, limits, budget));
 }
 
 /**
  * One document's pod specs; templated, broken or refused documents have none. Once the file's
  * visit budget is spent, the document that spent it said so (Y02) and the rest are skipped.
  */
-export function readDocument(file: YamlFile, source: SourceDocument, minorVersion: number, limits: ManifestLimits = DEFAULT_LIMITS, budget: FileBudget = { remaining: limits.maxNodeVisitsPerFile }): ManifestDocument {
+export function readDocument(
+  file: YamlText,
+  source: SourceDocument,
+  yaml: Document.Parsed,
+  minorVersion: number,
+  limits: ManifestLimits = DEFAULT_LIMITS,
+  budget: FileBudget = { remaining: limits.maxNodeVisitsPerFile },
+): ManifestDocument {
   if (source.limitHit) return { source, podSpecs: [], limitHit: { range: source.limitHit.range, reason: source.limitHit.message } };
   if (source.templated || source.errors.length > 0 || budget.remaining <= 0) return { source, podSpecs: [] };
-  const nav = new YamlNavigator(file, source.yaml, limits, budget);
+  const nav = new YamlNavigator(file, yaml, limits, budget);
   const podSpecs = findPodSpecs(nav, nav.root).map((site) => readPodSpec(nav, site, minorVersion));
   return nav.limitHit ? { source, podSpecs, limitHit: nav.limitHit } : { source, podSpecs };
 }

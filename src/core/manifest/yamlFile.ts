@@ -1,12 +1,11 @@
 import { Composer, type CST, type Document, isAlias, LineCounter, type Node, Parser, visit } from 'yaml';
 import type { Range } from '../text/range';
-import { DEFAULT_LIMITS, type ManifestLimits } from './limits';
+import type { ManifestLimits } from './limits';
 
 /** One YAML document of a file, with its position among the file's non-empty documents. */
 export interface SourceDocument {
   /** 0-based index among non-empty documents: the `doc` of a finding. */
   readonly index: number;
-  readonly yaml: Document.Parsed;
   readonly range: Range;
   /** Helm or another template language: `{{ … }}` makes the text not the manifest. */
   readonly templated: boolean;
@@ -22,13 +21,19 @@ export interface YamlProblem {
   readonly range: Range;
 }
 
-export interface YamlFile {
+/** The text being read, and how to turn its offsets into positions. */
+export interface YamlText {
   readonly text: string;
-  readonly documents: readonly SourceDocument[];
-  /** A limit that stopped reading the file early (Y02), if any. */
-  readonly limitHit?: YamlProblem & { readonly docIndex: number };
   rangeOf(start: number, end: number): Range;
 }
+
+export interface YamlFile extends YamlText {
+  /** A limit that stopped reading the file early (Y02), if any. */
+  readonly limitHit?: YamlProblem & { readonly docIndex: number };
+}
+
+/** What to make of each document while its syntax tree is at hand; the tree is dropped afterwards. */
+export type DocumentReader<T> = (source: SourceDocument, yaml: Document.Parsed, file: YamlText) => T;
 
 /**
  * Kubernetes decodes manifests with go-yaml v2, a YAML 1.1 reader: `yes`/`no` are booleans,
@@ -40,10 +45,12 @@ const YAML_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false } 
 const TEMPLATE_EXPRESSION = /\{\{[\s\S]*?\}\}/;
 
 /**
- * Reads every document of `text`. Never throws: syntax errors are values on their document,
- * and a limit stops reading with `limitHit` set.
+ * Reads every document of `text`, handing each to `read` as soon as it is composed, so no more
+ * than one syntax tree is alive at a time (a file's worth of them makes the garbage collector's
+ * work grow faster than the file). Never throws: syntax errors are values on their document, and
+ * a limit stops reading with `limitHit` set.
  */
-export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMITS): YamlFile {
+export function readYamlFile<T>(text: string, limits: ManifestLimits, read: DocumentReader<T>): { file: YamlFile; documents: T[] } {
   const lineCounter = countLines(text);
   const clamp = (offset: number) => Math.min(Math.max(0, offset), text.length);
   const rangeOf = (start: number, end: number): Range => ({
@@ -53,18 +60,21 @@ export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMI
   if (text.length > limits.maxFileChars) {
     const megabytes = (n: number) => (n / (1024 * 1024)).toFixed(1);
     return {
-      text,
       documents: [],
-      rangeOf,
-      limitHit: {
-        docIndex: 0,
+      file: {
+        text,
+        rangeOf,
+        limitHit: {
+          docIndex: 0,
         range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        message: `file not checked: ${megabytes(text.length)} MB is more than the ${megabytes(limits.maxFileChars)} MB Probe Lens reads`,
+          message: `file not checked: ${megabytes(text.length)} MB is more than the ${megabytes(limits.maxFileChars)} MB Probe Lens reads`,
+        },
       },
     };
   }
 
-  const documents: SourceDocument[] = [];
+  const documents: T[] = [];
+  const source: YamlText = { text, rangeOf };
   let limitHit: YamlFile['limitHit'];
   const parser = new Parser();
   const composer = new Composer(YAML_OPTIONS);
@@ -81,19 +91,19 @@ export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMI
       };
       return false;
     }
-    const source = text.slice(start, end);
-    const templated = TEMPLATE_EXPRESSION.test(source);
+    const documentText = text.slice(start, end);
+    const templated = TEMPLATE_EXPRESSION.test(documentText);
     const toProblem = (e: { message: string; pos: [number, number] }): YamlProblem => ({ message: e.message, range: rangeOf(e.pos[0], e.pos[1]) });
-    const extra = [...(source.includes('*') ? unknownAnchors(yaml) : []), ...controlCharacters(source, start)].map(toProblem);
-    documents.push({
+    const extra = [...(documentText.includes('*') ? unknownAnchors(yaml) : []), ...controlCharacters(documentText, start)].map(toProblem);
+    const document: SourceDocument = {
       index: documents.length,
-      yaml,
       range: rangeOf(start, end),
       templated,
       errors: [...yaml.errors.map(toProblem), ...extra, ...(duplicateKeys.get(start) ?? [])],
       warnings: yaml.warnings.map(toProblem),
       ...(refusal ? { limitHit: refusal } : {}),
-    });
+    };
+    documents.push(read(document, yaml, source));
     return true;
   };
 
@@ -116,7 +126,7 @@ export function readYamlFile(text: string, limits: ManifestLimits = DEFAULT_LIMI
     }
     for (const yaml of composer.end(false, text.length)) if (!accept(yaml)) break read;
   }
-  return limitHit ? { text, documents, rangeOf, limitHit } : { text, documents, rangeOf };
+  return { documents, file: limitHit ? { text, rangeOf, limitHit } : { text, rangeOf } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Scalar, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Range } from '../text/range';
 import type { ManifestLimits } from './limits';
-import type { YamlFile } from './yamlFile';
+import type { YamlText } from './yamlFile';
 
 export type ValueNode = Scalar | YAMLMap | YAMLSeq;
 
@@ -28,7 +28,7 @@ export class YamlNavigator {
   private exhausted: { range: Range; reason: string } | undefined;
 
   constructor(
-    private readonly file: YamlFile,
+    private readonly file: YamlText,
     private readonly doc: Document.Parsed,
     private readonly limits: ManifestLimits,
     private readonly budget: FileBudget,
