@@ -24,11 +24,7 @@ export class RealClock implements Clock {
 }
 
 class VirtualTimer implements Disposable {
-  constructor(
-    readonly at: number,
-    readonly seq: number,
-    public callback: (() => void) | undefined,
-  ) {}
+  constructor(public callback: (() => void) | undefined) {}
 
   dispose(): void {
     this.callback = undefined;
@@ -38,11 +34,15 @@ class VirtualTimer implements Disposable {
 /**
  * A deterministic clock: timers fire in (time, scheduling order) and only when the clock is
  * advanced. Time stands still while a callback runs, so callbacks see the instant they were due.
+ * Timers due at the same instant share a bucket (a FIFO), and only distinct instants go through
+ * the heap: probe workers on the same period tick together, so a simulation of thousands of
+ * them pays for a few heap operations per instant rather than per timer.
  */
 export class VirtualClock implements Clock {
   private current = 0;
-  private seq = 0;
-  private readonly heap: VirtualTimer[] = [];
+  private readonly buckets = new Map<number, VirtualTimer[]>();
+  /** Distinct due instants, a binary min-heap. */
+  private readonly instants: number[] = [];
 
   constructor(start = 0) {
     this.current = start;
@@ -53,22 +53,34 @@ export class VirtualClock implements Clock {
   }
 
   schedule(delayMs: number, callback: () => void): Disposable {
-    const timer = new VirtualTimer(this.current + Math.max(0, delayMs), this.seq++, callback);
-    this.push(timer);
+    const at = this.current + Math.max(0, delayMs);
+    const timer = new VirtualTimer(callback);
+    const bucket = this.buckets.get(at);
+    if (bucket) bucket.push(timer);
+    else {
+      this.buckets.set(at, [timer]);
+      this.push(at);
+    }
     return timer;
   }
 
   /** Fires every timer due up to `until` (inclusive) and leaves the clock there. */
   advanceTo(until: number): void {
     for (;;) {
-      const next = this.heap[0];
-      if (next === undefined || next.at > until) break;
+      const at = this.instants[0];
+      if (at === undefined || at > until) break;
+      this.current = at;
+      const bucket = this.buckets.get(at) as VirtualTimer[];
+      // A callback may schedule more at this same instant: they join the end of this bucket.
+      for (let i = 0; i < bucket.length; i++) {
+        const timer = bucket[i] as VirtualTimer;
+        const callback = timer.callback;
+        if (callback === undefined) continue;
+        timer.callback = undefined;
+        callback();
+      }
+      this.buckets.delete(at);
       this.pop();
-      const callback = next.callback;
-      if (callback === undefined) continue;
-      next.callback = undefined;
-      this.current = next.at;
-      callback();
     }
     this.current = Math.max(this.current, until);
   }
@@ -79,40 +91,38 @@ export class VirtualClock implements Clock {
 
   /** Timers still waiting (cancelled ones excluded), for tests that assert nothing is left. */
   get pendingTimers(): number {
-    return this.heap.filter((t) => t.callback !== undefined).length;
+    let pending = 0;
+    for (const bucket of this.buckets.values()) for (const timer of bucket) if (timer.callback !== undefined) pending++;
+    return pending;
   }
 
-  private push(timer: VirtualTimer): void {
-    const heap = this.heap;
-    heap.push(timer);
+  private push(at: number): void {
+    const heap = this.instants;
+    heap.push(at);
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!earlier(timer, heap[parent] as VirtualTimer)) break;
-      heap[i] = heap[parent] as VirtualTimer;
+      if ((heap[parent] as number) <= at) break;
+      heap[i] = heap[parent] as number;
       i = parent;
     }
-    heap[i] = timer;
+    heap[i] = at;
   }
 
   private pop(): void {
-    const heap = this.heap;
-    const last = heap.pop() as VirtualTimer;
+    const heap = this.instants;
+    const last = heap.pop() as number;
     if (heap.length === 0) return;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= heap.length) break;
       const right = left + 1;
-      const child = right < heap.length && earlier(heap[right] as VirtualTimer, heap[left] as VirtualTimer) ? right : left;
-      if (!earlier(heap[child] as VirtualTimer, last)) break;
-      heap[i] = heap[child] as VirtualTimer;
+      const child = right < heap.length && (heap[right] as number) < (heap[left] as number) ? right : left;
+      if ((heap[child] as number) >= last) break;
+      heap[i] = heap[child] as number;
       i = child;
     }
     heap[i] = last;
   }
-}
-
-function earlier(a: VirtualTimer, b: VirtualTimer): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
