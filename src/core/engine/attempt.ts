@@ -18,18 +18,18 @@ export class RetryingCall {
   private done: ((outcome: ProbeOutcome, tries: number) => void) | undefined;
   private readonly onOutcome = (outcome: ProbeOutcome) => this.settle(outcome);
 
-  constructor(private readonly call: HandlerCall) {}
+  constructor(private readonly handler: { call: HandlerCall }) {}
 
   run(done: (outcome: ProbeOutcome, tries: number) => void): void {
     this.tries = 1;
     this.done = done;
-    this.call(this.onOutcome);
+    this.handler.call(this.onOutcome);
   }
 
   private settle(outcome: ProbeOutcome): void {
     if (outcome.error !== undefined && this.tries < MAX_PROBE_TRIES) {
       this.tries++;
-      this.call(this.onOutcome);
+      this.handler.call(this.onOutcome);
       return;
     }
     const done = this.done;
@@ -39,7 +39,7 @@ export class RetryingCall {
 }
 
 export function runWithRetries(call: HandlerCall, done: (outcome: ProbeOutcome, tries: number) => void): void {
-  new RetryingCall(call).run(done);
+  new RetryingCall({ call }).run(done);
 }
 
 export interface KubeletEventText {

@@ -18,19 +18,21 @@ interface Entry {
 }
 
 export class Backoff {
-  private readonly entries = new Map<string, Entry>();
+  /** Created on the first restart: most pods never need it. */
+  private entries: Map<string, Entry> | undefined;
 
   constructor(private readonly policy: BackoffPolicy = KUBELET_BACKOFF) {}
 
   /** `IsInBackOffSince`: is `now − finishedAt` still inside the current delay? */
   isInBackoffSince(key: string, finishedAt: number, now: number): boolean {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.get(key);
     if (!entry || this.expired(entry, finishedAt)) return false;
     return now - finishedAt < entry.delayMs;
   }
 
   /** `Next`: record a restart; the delay doubles (capped) unless the entry expired (B2). */
   next(key: string, finishedAt: number, now: number): void {
+    this.entries ??= new Map();
     const entry = this.entries.get(key);
     if (!entry || this.expired(entry, finishedAt)) {
       this.entries.set(key, { delayMs: this.policy.initialMs, lastUpdate: now });
@@ -42,7 +44,7 @@ export class Backoff {
 
   /** The current delay, for the "back-off 20s restarting failed container" message. */
   delayMs(key: string): number {
-    return this.entries.get(key)?.delayMs ?? 0;
+    return this.entries?.get(key)?.delayMs ?? 0;
   }
 
   private expired(entry: Entry, finishedAt: number): boolean {

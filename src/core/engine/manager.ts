@@ -10,8 +10,9 @@ export interface DesiredPod {
 
 interface ManagedPod {
   readonly runtime: PodRuntime;
-  readonly shape: string;
-  readonly probes: Map<string, string>;
+  readonly shape: number;
+  /** Per `container\u0000type`: the probe's fingerprint (a plain object: a pod has a few). */
+  probes: Record<string, number>;
 }
 
 /**
@@ -59,14 +60,13 @@ export class Manager implements Disposable {
 
   private updateProbes(pod: ManagedPod, spec: PodSpecModel): void {
     const next = probePrints(spec);
-    for (const key of new Set([...pod.probes.keys(), ...next.keys()])) {
-      if (pod.probes.get(key) === next.get(key)) continue;
+    for (const key of new Set([...Object.keys(pod.probes), ...Object.keys(next)])) {
+      if (pod.probes[key] === next[key]) continue;
       const [containerName, type] = key.split('\u0000') as [string, ProbeModel['type']];
       const container = spec.containers.find((c) => c.name === containerName);
       pod.runtime.replaceProbe(containerName, container?.probe(type), type);
     }
-    pod.probes.clear();
-    for (const [key, print] of next) pod.probes.set(key, print);
+    pod.probes = next;
   }
 }
 
@@ -85,20 +85,32 @@ export function desiredPods(manifest: Manifest): DesiredPod[] {
 }
 
 /** What makes a pod the same pod: its probing containers and its pod-level settings. */
-function podShape(spec: PodSpecModel): string {
+function podShape(spec: PodSpecModel): number {
   const containers = spec.containers.filter(probing).map((c) => [c.name, c.kind]);
-  return JSON.stringify([containers, spec.restartPolicy, spec.terminationGracePeriodSeconds]);
+  return fingerprint(JSON.stringify([containers, spec.restartPolicy, spec.terminationGracePeriodSeconds]));
 }
 
 /** Per probe, everything its worker and target depend on: the probe and what resolves its port. */
-function probePrints(spec: PodSpecModel): Map<string, string> {
-  const prints = new Map<string, string>();
+function probePrints(spec: PodSpecModel): Record<string, number> {
+  const prints: Record<string, number> = {};
   for (const container of spec.containers.filter(probing)) {
     for (const probe of container.probes) {
-      prints.set(`${container.name}\u0000${probe.type}`, JSON.stringify([probe.effective, container.spec.ports ?? [], container.spec.env ?? []]));
+      prints[`${container.name}\u0000${probe.type}`] = fingerprint(JSON.stringify([probe.effective, container.spec.ports ?? [], container.spec.env ?? []]));
     }
   }
   return prints;
+}
+
+/** 53 bits of two FNV-1a hashes: kept per probe instead of the text it stands for. */
+function fingerprint(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return (a & 0x1fffff) * 0x100000000 + b;
 }
 
 function probing(container: ContainerModel): boolean {

@@ -9,7 +9,7 @@ import { containersReady, isReady, isStarted } from './podStatus';
 import type { ContainerState, ContainerStatusView, PodPhase, PodStatusView } from './podState';
 import { type ResultUpdate, ResultsCache } from './results';
 import type { AttemptRequest, ContainerProcesses, PodIdentity, ProbeTarget } from './target';
-import { type AttemptVerdict, ProbeWorker } from './worker';
+import { type AttemptVerdict, ProbeWorker, type WorkerHost } from './worker';
 import { WorkerLoop } from './workerLoop';
 
 export interface PodRuntimeOptions {
@@ -28,26 +28,83 @@ export interface PodRuntimeOptions {
   readonly backoff?: BackoffPolicy;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** The kubelet never gives a kill less than this (K3, `minimumGracePeriodInSeconds`). */
 const MINIMUM_GRACE_SECONDS = 2;
 const KILLED_EXIT_CODE = 137;
 
-interface WorkerSlot {
-  readonly probe: ProbeModel;
+/**
+ * One probe of one container: its worker and loop, and the worker's host — the pod's status, the
+ * clock, and the attempt in flight with its retries (P2). One object instead of a closure per
+ * callback keeps an idle worker small and an attempt cheap.
+ */
+class ProbeSlot implements WorkerHost {
   readonly worker: ProbeWorker;
-  readonly loop: WorkerLoop;
-  readonly attempt: ProbeAttempt;
+  loop!: WorkerLoop;
   /** The edited probe that takes over once this worker has exited (`null`: the probe was removed). */
-  replacement?: ProbeModel | null;
-}
+  replacement: ProbeModel | null | undefined;
+  /** Rebuilt only for a new container instance. */
+  private request: AttemptRequest | undefined;
+  private began = 0;
+  private done: ((verdict: AttemptVerdict) => void) | undefined;
+  private readonly retries: RetryingCall;
+  private readonly onOutcome = (outcome: ProbeOutcome) => this.report(outcome);
 
-/** One probe's attempts: the request (rebuilt only for a new container) and its retries (P2). */
-interface ProbeAttempt {
-  request: AttemptRequest | undefined;
-  began: number;
-  done: ((verdict: AttemptVerdict) => void) | undefined;
-  readonly call: RetryingCall;
-  readonly report: (outcome: ProbeOutcome) => void;
+  constructor(
+    private readonly runtime: PodRuntime,
+    private readonly record: ContainerRecord,
+    readonly model: ProbeModel,
+    results: ResultsCache,
+  ) {
+    this.worker = new ProbeWorker(model.type, record.name, record.model.kind === 'sidecar', model.effective, results, this);
+    this.retries = new RetryingCall(this);
+  }
+
+  podStatus(): PodStatusView | undefined {
+    return this.runtime.disposed ? undefined : this.runtime;
+  }
+
+  /** One handler call for `RetryingCall`. */
+  call(settle: (outcome: ProbeOutcome) => void): void {
+    this.runtime.target.attempt(this.request as AttemptRequest, settle);
+  }
+
+  now(): number {
+    return this.runtime.clock.now();
+  }
+
+  /** One attempt: the handler with its retries (P2), reported, then mapped for the worker (P3). */
+  probe(containerId: string, done: (verdict: AttemptVerdict) => void): void {
+    const clock = this.runtime.clock;
+    if (this.request?.containerId !== containerId) {
+      const { record } = this;
+      this.request = {
+        pod: this.runtime.identity,
+        podSpec: this.runtime.spec,
+        container: record.model,
+        type: this.model.type,
+        probe: this.model.effective,
+        containerId,
+        startedAt: record.startedAt ?? clock.now(),
+        instance: record.instance,
+      };
+    }
+    this.began = clock.now();
+    this.done = done;
+    this.retries.run(this.onOutcome);
+  }
+
+  private report(outcome: ProbeOutcome): void {
+    const done = this.done;
+    const request = this.request;
+    this.done = undefined;
+    if (this.runtime.disposed || !done || !request) return;
+    this.runtime.reportAttempt(this.record.name, this.model.type, request.containerId, outcome, this.runtime.clock.now() - this.began);
+    const { verdict, event } = verdictOf(this.model.type, outcome);
+    if (event) this.runtime.reportEvent(this.record.name, event.reason, event.message);
+    done(verdict);
+  }
 }
 
 class ContainerRecord implements ContainerStatusView {
@@ -66,12 +123,11 @@ class ContainerRecord implements ContainerStatusView {
   process: Disposable | undefined;
   killTimer: Disposable | undefined;
   restartTimer: Disposable | undefined;
-  readonly workers = new Map<ProbeType, WorkerSlot>();
+  readonly workers: Partial<Record<ProbeType, ProbeSlot>> = {};
+  readonly name: string;
 
-  constructor(readonly model: ContainerModel) {}
-
-  get name(): string {
-    return this.model.name;
+  constructor(readonly model: ContainerModel) {
+    this.name = model.name;
   }
 }
 
@@ -85,13 +141,16 @@ export class PodRuntime implements PodStatusView, Disposable {
   phase: PodPhase = 'Pending';
   deleting = false;
   readonly restartPolicy: string;
-  private readonly records = new Map<string, ContainerRecord>();
+  private readonly records: ContainerRecord[] = [];
   private readonly results: Readonly<Record<ProbeType, ResultsCache>>;
   private readonly backoff: Backoff;
   private syncTimer: Disposable | undefined;
   private deleteTimer: Disposable | undefined;
   private podReady: boolean | undefined;
-  private disposed = false;
+  /** Once disposed nothing is reported, and workers see no pod (and exit). */
+  disposed = false;
+  readonly clock: Clock;
+  readonly target: ProbeTarget;
 
   constructor(
     readonly identity: PodIdentity,
@@ -99,17 +158,21 @@ export class PodRuntime implements PodStatusView, Disposable {
     private readonly options: PodRuntimeOptions,
   ) {
     this.restartPolicy = spec.restartPolicy;
+    this.clock = options.clock;
+    this.target = options.target;
     this.backoff = new Backoff(options.backoff ?? KUBELET_BACKOFF);
-    const cache = (type: ProbeType) => new ResultsCache((update) => this.onResult(type, update));
+    const publish = (update: ResultUpdate) => this.onResult(update);
+    const cache = (type: ProbeType) => new ResultsCache(type, publish);
     this.results = { liveness: cache('liveness'), readiness: cache('readiness'), startup: cache('startup') };
     // Plain init containers run to completion before the rest and have no probes; they are not modelled.
     for (const container of spec.containers) {
-      if (container.kind === 'regular' || container.kind === 'sidecar') this.records.set(container.name, new ContainerRecord(container));
+      if (container.kind === 'regular' || container.kind === 'sidecar') this.records.push(new ContainerRecord(container));
     }
   }
 
   container(name: string): ContainerStatusView | undefined {
-    return this.records.get(name);
+    for (const record of this.records) if (record.name === name) return record;
+    return undefined;
   }
 
   /** Starts every container and its probe workers, at the clock's now. */
@@ -118,8 +181,8 @@ export class PodRuntime implements PodStatusView, Disposable {
     // As in the kubelet's SyncPod: workers first (their first doProbe finds no container, W5
     // step 3), then the containers. So a first attempt comes one period after the start, and
     // d + f × p (validation-rules.md §C) is when a never-healthy container is first killed.
-    for (const record of this.records.values()) for (const probe of record.model.probes) this.startWorker(record, probe);
-    for (const record of this.records.values()) this.startInstance(record);
+    for (const record of this.records) for (const probe of record.model.probes) this.startWorker(record, probe);
+    for (const record of this.records) this.startInstance(record);
     this.sync();
     return this;
   }
@@ -130,7 +193,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.deleteTimer = this.options.clock.schedule(delayMs, () => {
       this.deleting = true;
       this.emitEvent(undefined, 'Killing', 'Normal', `Deleting pod ${this.displayName}`);
-      for (const record of this.records.values()) {
+      for (const record of this.records) {
         if (record.state === 'running' && !record.killTimer) this.kill(record, 'deletion');
         else if (record.state === 'waiting') this.abandon(record);
       }
@@ -140,9 +203,9 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   /** Replaces one probe's worker (an edited probe in the editor); the others keep their state. */
   replaceProbe(containerName: string, probe: ProbeModel | undefined, type: ProbeType): void {
-    const record = this.records.get(containerName);
+    const record = this.records.find((r) => r.name === containerName);
     if (!record) return;
-    const current = record.workers.get(type);
+    const current = record.workers[type];
     if (!current) {
       if (probe) this.startWorker(record, probe);
       return;
@@ -154,7 +217,7 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   /** A simulated restart on request, as if the process had died (exit code 137). */
   restartContainer(containerName: string): void {
-    const record = this.records.get(containerName);
+    const record = this.records.find((r) => r.name === containerName);
     if (!record || record.state !== 'running') return;
     record.process?.dispose();
     this.terminate(record, KILLED_EXIT_CODE, 'Error');
@@ -163,8 +226,8 @@ export class PodRuntime implements PodStatusView, Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const record of this.records.values()) {
-      for (const slot of [...record.workers.values()]) slot.loop.dispose();
+    for (const record of this.records) {
+      for (const slot of Object.values(record.workers)) slot?.loop.dispose();
       record.process?.dispose();
       record.killTimer?.dispose();
       record.restartTimer?.dispose();
@@ -184,88 +247,49 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   private startWorker(record: ContainerRecord, probe: ProbeModel): void {
-    const { clock } = this.options;
-    const attempt = this.probeAttempt(record, probe);
-    const worker = new ProbeWorker(probe.type, record.name, record.model.kind === 'sidecar', probe.effective, this.results[probe.type], {
-      podStatus: () => (this.disposed ? undefined : this),
-      now: () => clock.now(),
-      probe: (containerId, done) => this.probe(record, probe, attempt, containerId, done),
-    });
+    const { clock } = this;
+    const slot = new ProbeSlot(this, record, probe, this.results[probe.type]);
     const periodMs = probe.effective.periodSeconds * 1000;
     const kubeletJustStarted = clock.now() - this.options.kubeletStartedAt < periodMs;
-    const slot: WorkerSlot = {
-      probe,
-      worker,
-      attempt,
-      loop: new WorkerLoop(worker, {
-        clock,
-        periodMs,
-        initialJitterMs: kubeletJustStarted ? this.options.random() * periodMs : 0,
-        onExit: () => {
-          worker.cleanup();
-          if (record.workers.get(probe.type) === slot) record.workers.delete(probe.type);
-          if (slot.replacement && !this.disposed) this.startWorker(record, slot.replacement);
-        },
-      }),
-    };
-    record.workers.set(probe.type, slot);
+    slot.loop = new WorkerLoop(slot.worker, {
+      clock,
+      periodMs,
+      initialJitterMs: kubeletJustStarted ? this.options.random() * periodMs : 0,
+      onExit: () => {
+        slot.worker.cleanup();
+        if (record.workers[probe.type] === slot) record.workers[probe.type] = undefined;
+        if (slot.replacement && !this.disposed) this.startWorker(record, slot.replacement);
+      },
+    });
+    record.workers[probe.type] = slot;
     slot.loop.start();
   }
 
-  private probeAttempt(record: ContainerRecord, probe: ProbeModel): ProbeAttempt {
-    const attempt: ProbeAttempt = {
-      request: undefined,
-      began: 0,
-      done: undefined,
-      call: new RetryingCall((settle) => this.options.target.attempt(attempt.request as AttemptRequest, settle)),
-      report: (outcome) => this.report(record, probe, attempt, outcome),
-    };
-    return attempt;
-  }
-
-  /** One attempt: the handler with its retries (P2), reported, then mapped for the worker (P3). */
-  private probe(record: ContainerRecord, probe: ProbeModel, attempt: ProbeAttempt, containerId: string, done: (verdict: AttemptVerdict) => void): void {
-    if (attempt.request?.containerId !== containerId) {
-      attempt.request = {
-        pod: this.identity,
-        podSpec: this.spec,
-        container: record.model,
-        type: probe.type,
-        probe: probe.effective,
-        containerId,
-        startedAt: record.startedAt ?? this.options.clock.now(),
-        instance: record.instance,
-      };
-    }
-    attempt.began = this.options.clock.now();
-    attempt.done = done;
-    attempt.call.run(attempt.report);
-  }
-
-  private report(record: ContainerRecord, probe: ProbeModel, attempt: ProbeAttempt, outcome: ProbeOutcome): void {
-    const done = attempt.done;
-    attempt.done = undefined;
-    if (this.disposed || !done || !attempt.request) return;
-    const event: { -readonly [K in keyof Extract<EngineEvent, { type: 'attempt' }>]: Extract<EngineEvent, { type: 'attempt' }>[K] } = {
+  /** An attempt's `attempt` line (design.md §3). */
+  reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void {
+    const event: Mutable<Extract<EngineEvent, { type: 'attempt' }>> = {
       type: 'attempt',
       t: this.t,
       pod: this.identity.name,
-      container: record.name,
-      probe: probe.type,
-      containerId: attempt.request.containerId,
+      container,
+      probe,
+      containerId,
       outcome: outcome.result,
       output: outcome.output,
-      durationMs: this.options.clock.now() - attempt.began,
+      durationMs,
     };
     if (outcome.error !== undefined) event.error = outcome.error;
     this.options.emit(event);
-    const { verdict, event: kubeletEvent } = verdictOf(probe.type, outcome);
-    if (kubeletEvent) this.emitEvent(record.name, kubeletEvent.reason, 'Warning', kubeletEvent.message);
-    done(verdict);
   }
 
-  private onResult(type: ProbeType, update: ResultUpdate): void {
-    const record = [...this.records.values()].find((r) => r.containerId === update.containerId);
+  /** The kubelet's Warning event for an attempt (P3). */
+  reportEvent(container: string, reason: string, message: string): void {
+    this.emitEvent(container, reason, 'Warning', message);
+  }
+
+  private onResult(update: ResultUpdate): void {
+    const { type } = update;
+    const record = this.records.find((r) => r.containerId === update.containerId);
     if (record) this.emitEngine({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: type, containerId: update.containerId, value: update.result });
     this.queueSync();
   }
@@ -281,11 +305,11 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   private sync(): void {
     if (this.disposed) return;
-    for (const record of this.records.values()) {
+    for (const record of this.records) {
       if (record.state === 'running' && !record.killTimer && record.containerId) {
         // K2: liveness first, then startup; readiness never kills.
-        if (record.workers.has('liveness') && this.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
-        else if (record.workers.has('startup') && this.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
+        if ((record.workers['liveness'] !== undefined) && this.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
+        else if ((record.workers['startup'] !== undefined) && this.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
       }
       if (record.state !== 'running' && record.instance >= 0) this.considerRestart(record);
     }
@@ -295,7 +319,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   private kill(record: ContainerRecord, cause: 'liveness' | 'startup' | 'deletion'): void {
-    const probe = cause === 'deletion' ? undefined : record.workers.get(cause)?.probe;
+    const probe = cause === 'deletion' ? undefined : record.workers[cause]?.model;
     const graceSeconds = Math.max(MINIMUM_GRACE_SECONDS, this.deleting ? this.spec.terminationGracePeriodSeconds : (probe?.effective.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds));
     const restart = cause !== 'deletion' && this.willRestart(record, KILLED_EXIT_CODE);
     const message =
@@ -390,11 +414,11 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** S1, S2, S4 from the caches, published on change. */
   private updateStatuses(): void {
     const readiness = new Map<string, boolean | undefined>();
-    for (const record of this.records.values()) {
+    for (const record of this.records) {
       const id = record.containerId;
       const running = record.state === 'running';
-      record.started = isStarted(running, record.workers.has('startup'), id ? this.results.startup.get(id) : undefined);
-      record.ready = isReady(record.started, running, record.workers.has('readiness'), id ? this.results.readiness.get(id) : undefined);
+      record.started = isStarted(running, (record.workers['startup'] !== undefined), id ? this.results.startup.get(id) : undefined);
+      record.ready = isReady(record.started, running, (record.workers['readiness'] !== undefined), id ? this.results.readiness.get(id) : undefined);
       readiness.set(record.name, id === undefined ? undefined : record.ready);
       if (record.reported?.started !== record.started || record.reported.ready !== record.ready) {
         record.reported = { started: record.started, ready: record.ready };
@@ -413,10 +437,10 @@ export class PodRuntime implements PodStatusView, Disposable {
    * and its workers exit (W5 step 2).
    */
   private updatePhase(): void {
-    const regular = [...this.records.values()].filter((r) => r.model.kind === 'regular');
+    const regular = this.records.filter((r) => r.model.kind === 'regular');
     const done = regular.length > 0 && regular.every((r) => r.state === 'terminated' && (this.deleting || !this.willRestart(r, r.exitCode)));
     if (!done || this.phase === 'Succeeded' || this.phase === 'Failed') return;
-    for (const sidecar of this.records.values()) {
+    for (const sidecar of this.records) {
       if (sidecar.model.kind !== 'sidecar' || sidecar.state === 'terminated') continue;
       sidecar.killTimer?.dispose();
       sidecar.process?.dispose();
@@ -428,8 +452,8 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   /** W13: each status update pokes the readiness workers of started containers not yet ready. */
   private triggerNotReadyReadiness(): void {
-    for (const record of this.records.values()) {
-      const slot = record.workers.get('readiness');
+    for (const record of this.records) {
+      const slot = record.workers.readiness;
       if (slot && record.started && record.state === 'running' && record.containerId && this.results.readiness.get(record.containerId) !== 'Success') slot.loop.trigger();
     }
   }

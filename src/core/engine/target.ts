@@ -19,6 +19,11 @@ export interface AttemptRequest {
   readonly startedAt: number;
   /** 0 for the first instance, then the restart count. */
   readonly instance: number;
+  /**
+   * The target's own slot: what it prepared for this probe (a resolved handler, canned outputs).
+   * A request lives as long as its probe's container instance, and the target may reuse it.
+   */
+  targetState?: unknown;
 }
 
 /** Where probes go: a scenario (simulate), your process (local), a port-forward (cluster). */

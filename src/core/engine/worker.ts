@@ -37,8 +37,9 @@ export class ProbeWorker {
   private resultRun = 0;
   private onHold = false;
   private containerId: string | undefined;
-  /** The attempt in flight: its container and the loop's continuation. */
-  private probing: { containerId: string; done: (keepGoing: boolean) => void } | undefined;
+  /** The attempt in flight: the container it probes and the loop's continuation. */
+  private probingId: string | undefined;
+  private probingDone: ((keepGoing: boolean) => void) | undefined;
   private readonly onVerdict = (verdict: AttemptVerdict) => this.verdict(verdict);
 
   constructor(
@@ -58,17 +59,20 @@ export class ProbeWorker {
       done(decision.kind === 'keep-going');
       return;
     }
-    this.probing = { containerId: decision.containerId, done };
+    this.probingId = decision.containerId;
+    this.probingDone = done;
     this.host.probe(decision.containerId, this.onVerdict);
   }
 
   /** W5 step 10: an error is discarded; a result is counted against the container it was probed on. */
   private verdict(verdict: AttemptVerdict): void {
-    const probing = this.probing;
-    if (!probing) return;
-    this.probing = undefined;
-    if ('result' in verdict) this.record(probing.containerId, verdict.result);
-    probing.done(true);
+    const done = this.probingDone;
+    const containerId = this.probingId;
+    if (!done || containerId === undefined) return;
+    this.probingDone = undefined;
+    this.probingId = undefined;
+    if ('result' in verdict) this.record(containerId, verdict.result);
+    done(true);
   }
 
   decide(): Decision {

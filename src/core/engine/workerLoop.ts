@@ -32,13 +32,23 @@ export class WorkerLoop implements Disposable {
   private readonly onTick = () => this.tick();
   private readonly onProbed = (keepGoing: boolean) => this.probed(keepGoing);
 
+  private readonly clock: Clock;
+  private readonly periodMs: number;
+  private readonly initialJitterMs: number;
+  private readonly onExit: () => void;
+
   constructor(
     private readonly target: LoopTarget,
-    private readonly options: LoopOptions,
-  ) {}
+    options: LoopOptions,
+  ) {
+    this.clock = options.clock;
+    this.periodMs = options.periodMs;
+    this.initialJitterMs = options.initialJitterMs;
+    this.onExit = options.onExit;
+  }
 
   start(): this {
-    if (this.options.initialJitterMs > 0) this.timer = this.options.clock.schedule(this.options.initialJitterMs, () => this.begin());
+    if (this.initialJitterMs > 0) this.timer = this.clock.schedule(this.initialJitterMs, () => this.begin());
     else this.begin();
     return this;
   }
@@ -68,12 +78,12 @@ export class WorkerLoop implements Disposable {
 
   private restartTicker(): void {
     this.timer?.dispose();
-    this.origin = this.options.clock.now();
-    this.timer = this.options.clock.schedule(this.options.periodMs, this.onTick);
+    this.origin = this.clock.now();
+    this.timer = this.clock.schedule(this.periodMs, this.onTick);
   }
 
   private tick(): void {
-    const { clock, periodMs } = this.options;
+    const { clock, periodMs } = this;
     const elapsed = clock.now() - this.origin;
     const nextTick = this.origin + (Math.floor(elapsed / periodMs) + 1) * periodMs;
     this.timer = clock.schedule(nextTick - clock.now(), this.onTick);
@@ -113,6 +123,6 @@ export class WorkerLoop implements Disposable {
   private exit(): void {
     if (this.exited) return;
     this.exited = true;
-    this.options.onExit();
+    this.onExit();
   }
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { expandCommand } from '../k8s/expand';
 import type { Disposable } from '../engine/disposable';
@@ -29,7 +30,10 @@ export interface LocalTargetOptions {
 export class LocalTarget implements ProbeTarget {
   private readonly aborter = new AbortController();
 
-  constructor(private readonly options: LocalTargetOptions) {}
+  constructor(private readonly options: LocalTargetOptions) {
+    // Every attempt in flight listens on this one signal: thousands at once are expected.
+    setMaxListeners(0, this.aborter.signal);
+  }
 
   attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
     const resolved = resolveHandler(request.probe.handler, request.container, this.options.host);

@@ -12,7 +12,6 @@ import { type Resolution, type ResolvedHandler, resolveHandler } from './resolve
  */
 /** Everything about one probe's answers that does not change from attempt to attempt. */
 interface PreparedProbe {
-  readonly podUid: string;
   readonly resolution: Resolution;
   readonly script: ContainerScript;
   /** Only per-attempt scripts need attempts counted. */
@@ -22,7 +21,6 @@ interface PreparedProbe {
 
 export class SimulatedTarget implements ProbeTarget {
   private readonly podIps = new Map<string, string>();
-  private readonly prepared = new WeakMap<AttemptRequest['probe'], PreparedProbe>();
   /** Attempts so far per container and probe type, for the current instance only. */
   private readonly attempts = new Map<string, { instance: number; count: number }>();
   private readonly pending = new Set<Disposable>();
@@ -62,17 +60,16 @@ export class SimulatedTarget implements ProbeTarget {
   }
 
   private prepare(request: AttemptRequest): PreparedProbe {
-    const known = this.prepared.get(request.probe);
-    if (known && known.podUid === request.pod.uid) return known;
+    const known = request.targetState as PreparedProbe | undefined;
+    if (known !== undefined) return known;
     const script = scriptFor(this.scenario, request.container.name);
     const prepared: PreparedProbe = {
-      podUid: request.pod.uid,
       resolution: resolveHandler(request.probe.handler, request.container, this.podIp(request.pod.uid)),
       script,
       countsAttempts: script.probes[request.type]?.kind === 'attempts',
       answers: {},
     };
-    this.prepared.set(request.probe, prepared);
+    request.targetState = prepared;
     return prepared;
   }
 

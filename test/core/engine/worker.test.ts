@@ -44,7 +44,7 @@ function spec(overrides: Partial<EffectiveProbe> = {}): EffectiveProbe {
 class Rig {
   readonly pod: FakePod;
   readonly published: ResultUpdate[] = [];
-  readonly results = new ResultsCache((update) => this.published.push(update));
+  readonly results: ResultsCache;
   /** Container IDs the worker asked to probe, in order. */
   readonly probed: string[] = [];
   readonly worker: ProbeWorker;
@@ -55,6 +55,7 @@ class Rig {
     readonly type: ProbeType,
     options: { spec?: Partial<EffectiveProbe>; sidecar?: boolean; container?: Partial<FakeContainer>; pod?: Partial<FakePod> } = {},
   ) {
+    this.results = new ResultsCache(type, (update) => this.published.push(update));
     const container: FakeContainer = {
       name: 'web',
       containerId: 'c1',
@@ -519,7 +520,7 @@ test('W14: cleanup removes the worker’s cached result without publishing', () 
 
 test('R2: ResultsCache publishes on a new key or a changed value only; remove publishes nothing', () => {
   const published: string[] = [];
-  const cache = new ResultsCache((u) => published.push(`${u.containerId}=${u.result}`));
+  const cache = new ResultsCache('readiness', (u) => published.push(`${u.type} ${u.containerId}=${u.result}`));
   cache.set('a', 'Success');
   cache.set('a', 'Success');
   cache.set('b', 'Success');
@@ -527,5 +528,5 @@ test('R2: ResultsCache publishes on a new key or a changed value only; remove pu
   cache.remove('a');
   assert.equal(cache.get('a'), undefined);
   cache.set('a', 'Failure');
-  assert.deepEqual(published, ['a=Success', 'b=Success', 'a=Failure', 'a=Failure']);
+  assert.deepEqual(published, ['readiness a=Success', 'readiness b=Success', 'readiness a=Failure', 'readiness a=Failure']);
 });
