@@ -70,6 +70,9 @@ async function buildTests() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    // As in the bundles, a lazy `import('../probers/http')` becomes a `require`: node's ESM
+    // loader would refuse the extension-less path.
+    supported: { 'dynamic-import': false },
     sourcemap: 'inline',
     logLevel: 'warning',
   });

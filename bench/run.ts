@@ -1,17 +1,28 @@
 /**
  * `npm run bench`: runs every benchmark in bench/ (or those named on the command line) and prints
- * their results. Benchmarks report; they do not fail the build — goals are printed as PASS/FAIL.
+ * their results. Each measures a baseline in the same run and prints its goal as PASS/FAIL;
+ * benchmarks report, they do not fail the build.
  */
 import { runCheckBenchmark } from './check.bench';
+import { runHeapBenchmark } from './heap.bench';
+import { runHttpBenchmark } from './http.bench';
+import { runScheduleBenchmark } from './schedule.bench';
+import { runSimulateBenchmark } from './simulate.bench';
 
 interface Benchmark {
   readonly name: string;
   run(log: (line: string) => void): unknown;
 }
 
-const BENCHMARKS: readonly Benchmark[] = [{ name: 'check', run: runCheckBenchmark }];
+const BENCHMARKS: readonly Benchmark[] = [
+  { name: 'check', run: runCheckBenchmark },
+  { name: 'simulate', run: runSimulateBenchmark },
+  { name: 'heap', run: runHeapBenchmark },
+  { name: 'http', run: runHttpBenchmark },
+  { name: 'schedule', run: runScheduleBenchmark },
+];
 
-function main(argv: readonly string[]): void {
+async function main(argv: readonly string[]): Promise<void> {
   const wanted = argv.filter((a) => !a.startsWith('-'));
   const unknown = wanted.filter((w) => !BENCHMARKS.some((b) => b.name === w));
   if (unknown.length > 0) {
@@ -24,9 +35,9 @@ function main(argv: readonly string[]): void {
   for (const benchmark of selected) {
     const start = performance.now();
     console.log('');
-    benchmark.run((line) => console.log(line));
+    await benchmark.run((line) => console.log(line));
     console.log(`  (${benchmark.name}: ${((performance.now() - start) / 1000).toFixed(1)} s)`);
   }
 }
 
-main(process.argv.slice(2));
+void main(process.argv.slice(2));

@@ -194,6 +194,9 @@ class HttpAttempt {
   }
 }
 
+/** Why an attempt's client is torn down; one instance, since nothing reads its stack. */
+const ATTEMPT_OVER = Object.freeze(new Error('probe attempt over'));
+
 /** H9: DoHTTPProbe's classification of the final response. */
 function classify(status: number, body: Buffer): ProbeOutcome {
   if (status >= 200 && status < 400) {
@@ -384,7 +387,8 @@ class Exchange {
     // Destroying (not ending) the socket is what Go's Body.Close does to a half-read response.
     this.secure?.destroy();
     this.socket?.destroy();
-    this.client?.destroy().catch(() => undefined);
+    // With no error given, undici builds one (stack trace included) for every attempt.
+    this.client?.destroy(ATTEMPT_OVER).catch(() => undefined);
   }
 
   private wake(): void {

@@ -83,26 +83,32 @@ export class ObservedProcesses implements ContainerProcesses {
 
 type ProberOptions = { readonly timeoutMs: number; readonly signal: AbortSignal };
 
+/** Each prober module, loaded on first use and then kept (undici alone costs ~150 ms to load). */
+const probers = {
+  http: lazy(() => import('../probers/http')),
+  tcp: lazy(() => import('../probers/tcp')),
+  grpc: lazy(() => import('../probers/grpc')),
+  exec: lazy(() => import('../probers/exec')),
+};
+
+function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
 async function runProber(handler: ResolvedHandler, env: readonly EnvVar[], options: ProberOptions, local: LocalTargetOptions): Promise<ProbeOutcome> {
   const userAgent = probeUserAgent(local.minorVersion);
   switch (handler.type) {
-    case 'httpGet': {
-      const { probeHttp } = await import('../probers/http');
-      return probeHttp({ scheme: handler.scheme, host: handler.host, port: handler.port, path: handler.path, headers: handler.headers }, { ...options, userAgent });
-    }
-    case 'tcpSocket': {
-      const { probeTcp } = await import('../probers/tcp');
-      return probeTcp({ host: handler.host, port: handler.port }, options);
-    }
-    case 'grpc': {
-      const { probeGrpc } = await import('../probers/grpc');
-      return probeGrpc({ host: handler.host, port: handler.port, service: handler.service }, { ...options, userAgent });
-    }
+    case 'httpGet':
+      return (await probers.http()).probeHttp({ scheme: handler.scheme, host: handler.host, port: handler.port, path: handler.path, headers: handler.headers }, { ...options, userAgent });
+    case 'tcpSocket':
+      return (await probers.tcp()).probeTcp({ host: handler.host, port: handler.port }, options);
+    case 'grpc':
+      return (await probers.grpc()).probeGrpc({ host: handler.host, port: handler.port, service: handler.service }, { ...options, userAgent });
     case 'exec': {
-      const { probeExec } = await import('../probers/exec');
       const literal = Object.fromEntries(env.filter((e) => e.name).map((e) => [e.name as string, e.value ?? '']));
       const base = Object.fromEntries(Object.entries(local.baseEnv).filter((entry): entry is [string, string] => entry[1] !== undefined));
-      return probeExec({ command: expandCommand(handler.command, env), env: { ...base, ...literal } }, options);
+      return (await probers.exec()).probeExec({ command: expandCommand(handler.command, env), env: { ...base, ...literal } }, options);
     }
   }
 }
