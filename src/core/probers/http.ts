@@ -195,7 +195,7 @@ class HttpAttempt {
 }
 
 /** Why an attempt's client is torn down; one instance, since nothing reads its stack. */
-const ATTEMPT_OVER = Object.freeze(new Error('probe attempt over'));
+const ATTEMPT_OVER = new Error('probe attempt over');
 
 /** H9: DoHTTPProbe's classification of the final response. */
 function classify(status: number, body: Buffer): ProbeOutcome {
