@@ -1,3 +1,4 @@
+import { seededRandom } from '../src/core/engine/random';
 /**
  * Deterministic generator of realistic Kubernetes manifests for the benchmarks: Deployments with
  * 2–4 containers, each with all three probes (handlers of every type), env, ports and resources,
@@ -12,17 +13,6 @@ export interface GeneratedManifest {
   readonly probes: number;
 }
 
-/** mulberry32: small, fast, good enough to vary a manifest, and the same on every machine. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const APPS = ['checkout', 'payments', 'catalog', 'search', 'cart', 'auth', 'orders', 'inventory', 'shipping', 'reviews'];
 const IMAGES = ['nginx:1.27', 'ghcr.io/acme/api:2.14.1', 'registry.k8s.io/pause:3.9', 'envoyproxy/envoy:v1.31.0', 'redis:7.2-alpine', 'busybox:1.36'];

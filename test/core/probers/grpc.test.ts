@@ -12,6 +12,7 @@ import { goDuration } from '../../../src/core/probers/goFormat';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
 import { probeUserAgent } from '../../../src/core/probers/types';
 import { SERVING_STATUS, startHealthServer, startHostileServer, type HealthServer, type Relay } from '../../helpers/grpcHealthServer';
+import { activeCounts, grew } from '../../helpers/activeResources';
 
 const USER_AGENT = probeUserAgent(33);
 /** How late past its deadline an attempt may end (timers, loopback, a loaded CI machine). */
@@ -96,15 +97,7 @@ async function settleFully(attempts: readonly (() => Promise<ProbeOutcome>)[], w
   }
 }
 
-function activeCounts(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
 
-function grew(before: Record<string, number>, after: Record<string, number>): boolean {
-  return Object.entries(after).some(([type, count]) => count > (before[type] ?? 0));
-}
 
 async function withServer<T>(server: HealthServer, body: (server: HealthServer) => Promise<T>): Promise<T> {
   try {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatProbeUrl, probeHttp, type HttpProbeOptions, type HttpProbeTarget } from '../../../src/core/probers/http';
 import { MAX_OUTPUT_BYTES, probeUserAgent, type ProbeOutcome } from '../../../src/core/probers/types';
 import { freePort, startHttpServer, startHttpsServer, startRawServer, withServer, type TestServer } from '../../helpers/httpServers';
+import { activeCounts, grew } from '../../helpers/activeResources';
 
 const USER_AGENT = probeUserAgent(33);
 /** How late past its deadline an attempt may end (timers, loopback, a loaded CI machine). */
@@ -54,15 +55,7 @@ async function probe(probeTarget: HttpProbeTarget, options: Partial<HttpProbeOpt
   return { outcome, elapsedMs };
 }
 
-function activeCounts(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
 
-function grew(before: Record<string, number>, after: Record<string, number>): boolean {
-  return Object.entries(after).some(([type, count]) => count > (before[type] ?? 0));
-}
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
