@@ -966,3 +966,116 @@ kubelet: {startedAgo: 3}`);
     },
   });
 });
+
+// ---------------------------------------------------------------- rules covered elsewhere in substance, named here
+
+test('B1: the back-off starts at 10 s, doubles, and is capped at 300 s', () => {
+  const backoff = new Backoff();
+  const delays: number[] = [];
+  for (let restart = 0, at = 0; restart < 8; restart++, at += 1000) {
+    backoff.next('pod/web', at, at);
+    delays.push(backoff.delayMs('pod/web') / S);
+  }
+  assert.deepEqual(delays, [10, 20, 40, 80, 160, 300, 300, 300]);
+});
+
+test('B4: a container that exits by itself backs off exactly as a probe-killed one does', () => {
+  // No probe at all: the process exits 5 s after every start; restarts follow B2's waits.
+  const events = sim(webPod('readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 3600}'), 'containers: {web: {exitAfter: 5}}', 100);
+  const starts = only(events, 'container', 'web')
+    .filter((e) => e.state === 'running')
+    .map((e) => e.t);
+  assert.deepEqual(starts, [0, 5, 20, 45, 90]);
+  assert.deepEqual(restartWaits(events), [0, 10, 20, 40]);
+});
+
+test('K1: results reach the pod only through a sync: readiness sets ready, liveness Success is ignored', () => {
+  const yaml = webPod(`
+    readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10}
+    livenessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10}`);
+  const events = sim(yaml, 'containers: {web: {readyAfter: 15}}', 40);
+  const readySuccess = only(events, 'result', 'web').find((e) => e.probe === 'readiness' && e.value === 'Success');
+  const readyStatus = only(events, 'status', 'web').find((e) => e.ready);
+  assert.ok(readySuccess && readyStatus);
+  // The status follows the result at the same instant, after it (the sync runs after the update).
+  assert.equal(readyStatus.t, readySuccess.t);
+  assert.ok(events.indexOf(readyStatus) > events.indexOf(readySuccess));
+  assert.deepEqual(kubeletEvents(events, 'Killing'), [], 'liveness Success updates never kill');
+});
+
+test('R1: prober outcomes and cached results are two vocabularies: warning → Success, unknown → Failure', () => {
+  const outcomes: [ProbeOutcome['result'], 'Success' | 'Failure'][] = [
+    ['success', 'Success'],
+    ['warning', 'Success'],
+    ['failure', 'Failure'],
+    ['unknown', 'Failure'],
+  ];
+  for (const [result, cached] of outcomes) {
+    const target = new ScriptedTarget(() => ({ result, output: 'x' }));
+    const { events, runtime } = runPod(webPod('readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10, failureThreshold: 1}'), { target, seconds: 5 });
+    // Readiness starts at Failure (W2); only a cached Success changes it.
+    const becameReady = resultLines(events).includes('0 readiness sim://web/web/0 Success');
+    assert.equal(becameReady, cached === 'Success', result);
+    const words = only(events, 'attempt', 'web').map((e) => e.outcome);
+    assert.ok(words.length > 0 && words.every((w) => w === result), `the attempt lines keep the prober-level word: ${words.join(', ')}`);
+    runtime.dispose();
+  }
+});
+
+test('R3: one results cache per probe type: a liveness Failure and a readiness Success for the same container', () => {
+  const yaml = webPod(`
+    readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10}
+    livenessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10, failureThreshold: 1}`);
+  const target = new ScriptedTarget((type) => (type === 'liveness' ? { result: 'failure', output: 'down' } : OK));
+  const { events, runtime } = runPod(yaml, { target, seconds: 11 });
+  const lines = resultLines(events);
+  assert.ok(lines.includes('0 readiness sim://web/web/0 Success'), lines.join('\n'));
+  assert.ok(lines.includes('10 liveness sim://web/web/0 Failure'), lines.join('\n'));
+  runtime.dispose();
+});
+
+test('S3: a sidecar follows S1/S2 and its readiness counts towards the pod', () => {
+  const yaml = pod(`
+initContainers:
+  - {name: proxy, image: envoy, restartPolicy: Always, readinessProbe: {tcpSocket: {port: 15000}, periodSeconds: 10}}
+containers:
+  - {name: web, image: nginx, readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10}}`);
+  const events = sim(yaml, 'containers: {proxy: {readyAfter: 35}}', 60);
+  const webReady = only(events, 'status', 'web').find((e) => e.ready)?.t;
+  const proxyReady = only(events, 'status', 'proxy').find((e) => e.ready)?.t;
+  const podReady = only(events, 'pod').find((e) => e.ready)?.t;
+  assert.equal(webReady, 0);
+  assert.equal(proxyReady, 40);
+  assert.equal(podReady, 40, 'the pod waits for its sidecar');
+});
+
+test('W11: after start-up succeeds the startup worker stays, and probes the restarted container again', () => {
+  const yaml = webPod(`
+    startupProbe: {tcpSocket: {port: 8080}, periodSeconds: 5, failureThreshold: 10}
+    livenessProbe: {tcpSocket: {port: 8080}, periodSeconds: 5, failureThreshold: 1, terminationGracePeriodSeconds: 2}`);
+  const target = new ScriptedTarget((type) => (type === 'liveness' ? { result: 'failure', output: 'down' } : OK));
+  const { events, runtime } = runPod(yaml, { target, seconds: 30 });
+  const ids = new Set(only(events, 'attempt', 'web').filter((e) => e.probe === 'startup').map((e) => e.containerId));
+  assert.ok(ids.has('sim://web/web/0') && ids.has('sim://web/web/1'), [...ids].join(', '));
+  runtime.dispose();
+});
+
+test('X2/W6: initialDelaySeconds counts from container start, not from the startup probe success', () => {
+  const yaml = webPod(`
+    startupProbe: {tcpSocket: {port: 8080}, periodSeconds: 10, failureThreshold: 30}
+    livenessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10, initialDelaySeconds: 20}`);
+  const events = sim(yaml, 'containers: {web: {readyAfter: 25}}', 70);
+  // Started at 30; 30 s since the container start is past the 20 s delay, so liveness runs at once.
+  assert.equal(attemptStarts(events, 'web', 'liveness')[0], 40);
+});
+
+test('X3/P5: prober errors never count, whatever the probe: no result change, no kill, never Ready', () => {
+  const yaml = webPod(`
+    readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10, failureThreshold: 1}
+    livenessProbe: {tcpSocket: {port: 8080}, periodSeconds: 10, failureThreshold: 1}`);
+  const target = new ScriptedTarget(() => ({ result: 'unknown', output: '', error: 'boom' }));
+  const { events, runtime } = runPod(yaml, { target, seconds: 60 });
+  assert.deepEqual(resultLines(events), ['0 readiness sim://web/web/0 Failure', '10 liveness sim://web/web/0 Success']);
+  assert.deepEqual(kubeletEvents(events, 'Killing'), []);
+  runtime.dispose();
+});

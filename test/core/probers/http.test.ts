@@ -681,3 +681,21 @@ test('H6: an abort while the body streams is a prober error too', async () => {
     },
   );
 });
+
+test('H11: every attempt of a probe sends the same request (line and headers)', async () => {
+  const seen: string[] = [];
+  await withServer(
+    startHttpServer((req, res) => {
+      const headers = Object.entries(req.headers).filter(([name]) => name !== 'connection');
+      seen.push(JSON.stringify([req.method, req.url, headers]));
+      res.end('ok');
+    }),
+    async (server) => {
+      const target: HttpProbeTarget = { scheme: 'HTTP', host: '127.0.0.1', port: server.port, path: '/healthz?x=1', headers: [{ name: 'X-Probe', value: 'a' }] };
+      const options: HttpProbeOptions = { timeoutMs: 2000, userAgent: probeUserAgent(33) };
+      for (let i = 0; i < 3; i++) assert.equal((await probeHttp(target, options)).result, 'success');
+    },
+  );
+  assert.equal(seen.length, 3);
+  assert.equal(new Set(seen).size, 1, seen.join('\n'));
+});

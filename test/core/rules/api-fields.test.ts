@@ -223,3 +223,20 @@ test('P09: field rules are checked even when the handler is missing (P01 plus P0
   const yaml = podWith('livenessProbe:\n  timeoutSeconds: -1');
   assert.deepEqual(apiRulePaths(yaml).sort(), ['P01 spec.containers[0].livenessProbe', 'P09 spec.containers[0].livenessProbe.timeoutSeconds']);
 });
+
+test('D4: the API checks the kubelet relies on, together: success 1 on liveness and startup, no readiness grace, grace > 0, one handler', () => {
+  const yaml = podWith(`livenessProbe: {tcpSocket: {port: 8080}, successThreshold: 2, terminationGracePeriodSeconds: 0}
+readinessProbe: {tcpSocket: {port: 8080}, httpGet: {port: 8080}, terminationGracePeriodSeconds: 5}
+startupProbe: {tcpSocket: {port: 8080}, successThreshold: 3}`);
+  const api = check(yaml)
+    .filter((f) => /^P\d/.test(f.rule))
+    .map((f) => `${f.rule} ${f.path}`);
+  assert.deepEqual(api.sort(), [
+    // exec → httpGet → tcpSocket → grpc: httpGet comes first, so tcpSocket is the one forbidden.
+    'P02 spec.containers[0].readinessProbe.tcpSocket',
+    'P10 spec.containers[0].livenessProbe.terminationGracePeriodSeconds',
+    'P11 spec.containers[0].readinessProbe.terminationGracePeriodSeconds',
+    'P12 spec.containers[0].livenessProbe.successThreshold',
+    'P13 spec.containers[0].startupProbe.successThreshold',
+  ]);
+});
