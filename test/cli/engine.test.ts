@@ -195,3 +195,18 @@ function spawnRun(args: string[], options: { interruptAfterMs?: number } = {}): 
     });
   });
 }
+
+test('run --allow-exec: the manifest\'s exec probe runs here, with $(VAR) expanded from the container env (E5)', async () => {
+  const marker = join(mkdtempSync(join(tmpdir(), 'probe-lens-exec-')), 'ran');
+  const manifest = file(
+    'pod.yaml',
+    POD(`      env: [{name: MARKER, value: ${marker}}]
+      readinessProbe: {exec: {command: [touch, "$(MARKER)"]}, periodSeconds: 1}
+`),
+  );
+  const { code, stdout } = await spawnRun(['run', manifest, '--allow-exec', '--for', '1500ms', '--format', 'jsonl']);
+  assert.equal(code, 0);
+  assert.ok(existsSync(marker), 'the command ran, with the variable expanded');
+  const attempts = lines(stdout).filter((e) => e.type === 'attempt');
+  assert.ok(attempts.length > 0 && attempts.every((a) => a.outcome === 'success'), JSON.stringify(attempts.slice(0, 2)));
+});
