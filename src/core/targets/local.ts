@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { expandCommand } from '../k8s/expand';
 import type { Disposable } from '../engine/disposable';
@@ -28,12 +27,14 @@ export interface LocalTargetOptions {
  * first attempt that needs them, so a session that never probes HTTP never loads undici.
  */
 export class LocalTarget implements ProbeTarget {
-  private readonly aborter = new AbortController();
+  /**
+   * One controller per attempt in flight. (One shared signal would collect a listener per attempt,
+   * and EventTarget scans them all on every add and remove: quadratic with thousands in flight.)
+   */
+  private readonly inFlight = new Set<AbortController>();
+  private disposed = false;
 
-  constructor(private readonly options: LocalTargetOptions) {
-    // Every attempt in flight listens on this one signal: thousands at once are expected.
-    setMaxListeners(0, this.aborter.signal);
-  }
+  constructor(private readonly options: LocalTargetOptions) {}
 
   attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
     const resolved = resolveHandler(request.probe.handler, request.container, this.options.host);
@@ -47,15 +48,24 @@ export class LocalTarget implements ProbeTarget {
       return;
     }
     const env = request.container.spec.env ?? [];
-    runProber(this.mapped(resolved.handler), env, { timeoutMs: request.probe.timeoutSeconds * 1000, signal: this.aborter.signal }, this.options).then(done, (error: unknown) =>
+    const aborter = new AbortController();
+    if (this.disposed) aborter.abort();
+    this.inFlight.add(aborter);
+    const settle = (outcome: ProbeOutcome) => {
+      this.inFlight.delete(aborter);
+      done(outcome);
+    };
+    runProber(this.mapped(resolved.handler), env, { timeoutMs: request.probe.timeoutSeconds * 1000, signal: aborter.signal }, this.options).then(settle, (error: unknown) =>
       // A prober that throws has a bug; the attempt still ends, as an error the kubelet would discard.
-      done(proberError(`internal error: ${error instanceof Error ? error.message : String(error)}`)),
+      settle(proberError(`internal error: ${error instanceof Error ? error.message : String(error)}`)),
     );
   }
 
   /** Ends every attempt in flight at once: a stopped session leaves no socket or process behind. */
   dispose(): void {
-    this.aborter.abort();
+    this.disposed = true;
+    for (const aborter of this.inFlight) aborter.abort();
+    this.inFlight.clear();
   }
 
   private mapped(handler: ResolvedHandler): ResolvedHandler {
