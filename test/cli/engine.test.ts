@@ -210,3 +210,19 @@ test('run --allow-exec: the manifest\'s exec probe runs here, with $(VAR) expand
   const attempts = lines(stdout).filter((e) => e.type === 'attempt');
   assert.ok(attempts.length > 0 && attempts.every((a) => a.outcome === 'success'), JSON.stringify(attempts.slice(0, 2)));
 });
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+test('run on a terminal: the summary is redrawn in place under the event lines', { skip: !hasScript && 'util-linux script(1) is needed for a pseudo-terminal' }, async () => {
+  const manifest = file('pod.yaml', POD('      readinessProbe: {tcpSocket: {port: 1}, periodSeconds: 1}\n'));
+  // script(1) gives the CLI a pseudo-terminal, so it takes the live, coloured path.
+  const command = `${JSON.stringify(process.execPath)} ${CLI} run ${JSON.stringify(manifest)} --for 1500ms`;
+  const result = await new Promise<string>((resolve) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '' } });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('close', () => resolve(out));
+  });
+  assert.match(result, /\x1b\[\d+A\x1b\[J/, 'the previous summary is erased before new lines');
+  assert.match(result, /web\/web\x1b\[0m {2}running · started · \x1b\[31mnot ready/);
+});
