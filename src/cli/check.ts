@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkText, parseKubernetesVersion } from '../core/check';
 import { normaliseRuleIds } from '../core/rules/registry';
@@ -6,7 +5,7 @@ import type { Finding } from '../core/rules/types';
 import { formatJson } from './format/json';
 import { formatSarif } from './format/sarif';
 import { formatText } from './format/text';
-import type { CliIo } from './io';
+import { type CliIo, readInput } from './io';
 import { parseDuration, UsageError } from './usage';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
@@ -59,15 +58,5 @@ function render(format: Format, findings: readonly Finding[], files: readonly st
       return formatSarif(findings, io.version, io.cwd);
     case 'text':
       return formatText(findings, files, { color: io.color });
-  }
-}
-
-function readInput(name: string, io: CliIo): string {
-  try {
-    return name === '-' ? io.readStdin() : readFileSync(name, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
-    throw new UsageError(`cannot read ${name === '-' ? 'standard input' : name}: ${reason}`);
   }
 }

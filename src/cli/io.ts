@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { UsageError } from './usage';
 
 /** What a command may touch of the process, so tests can run commands in-process. */
 export interface CliIo {
@@ -36,4 +37,17 @@ function wantsColor(): boolean {
   if (process.env.NO_COLOR) return false;
   if (process.env.FORCE_COLOR !== undefined) return process.env.FORCE_COLOR !== '0';
   return process.stdout.isTTY === true;
+}
+
+const READ_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
+
+/** A file's text, or standard input for `-`; what cannot be read is bad input (exit 2). */
+export function readInput(name: string, io: CliIo, label = ''): string {
+  try {
+    return name === '-' ? io.readStdin() : readFileSync(name, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const reason = Object.hasOwn(READ_ERRORS, code) ? READ_ERRORS[code] : (error as Error).message;
+    throw new UsageError(`cannot read ${label}${name === '-' ? 'standard input' : name}: ${reason}`);
+  }
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { type Manifest, parseManifest } from '../core/manifest';
 import { checkManifest } from '../core/rules/run';
-import type { CliIo } from './io';
+import { type CliIo, readInput } from './io';
 import { UsageError } from './usage';
 
 /**
@@ -9,13 +8,7 @@ import { UsageError } from './usage';
  * reject is run all the same, after a note on stderr, since seeing it run is often the point.
  */
 export function loadRunnableManifest(file: string, minorVersion: number, io: CliIo): Manifest {
-  let text: string;
-  try {
-    text = file === '-' ? io.readStdin() : readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
-  }
+  const text = readInput(file, io);
   const manifest = parseManifest(text, { minorVersion });
   const findings = checkManifest(manifest, { file, context: { minorVersion } });
   const broken = findings.find((f) => f.rule === 'Y01' || f.rule === 'Y02');

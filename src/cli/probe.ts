@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { runWithRetries } from '../core/engine/attempt';
 import { type Manifest, PROBE_FIELDS, type ProbeType, parseManifest } from '../core/manifest';
 import { LocalTarget } from '../core/targets/local';
 import type { ProbeOutcome } from '../core/probers/types';
-import type { CliIo } from './io';
+import { type CliIo, readInput } from './io';
 import { minorVersionOption } from './simulate';
 import { UsageError } from './usage';
 
@@ -33,8 +32,8 @@ export async function runProbe(argv: readonly string[], io: CliIo): Promise<numb
   const type = values.type as ProbeType;
   if (!TYPES.includes(type)) throw new UsageError(`--type must be one of ${TYPES.join(', ')}, not "${values.type}"`);
   const minorVersion = minorVersionOption(values['kubernetes-version']);
-  const spec = readObject(values.spec, '--spec');
-  const container = values.container === undefined ? {} : readObject(values.container, '--container');
+  const spec = readObject(values.spec, '--spec', io);
+  const container = values.container === undefined ? {} : readObject(values.container, '--container', io);
   const manifest = podFor(spec, container, type, minorVersion);
   const model = manifest.documents[0]?.podSpecs[0]?.containers[0];
   const probe = model?.probe(type);
@@ -50,15 +49,8 @@ export async function runProbe(argv: readonly string[], io: CliIo): Promise<numb
 }
 
 /** JSON (or YAML) given inline or as `@file`. */
-function readObject(text: string, option: string): Record<string, unknown> {
-  let source = text;
-  if (text.startsWith('@')) {
-    try {
-      source = readFileSync(text.slice(1), 'utf8');
-    } catch {
-      throw new UsageError(`${option}: cannot read ${text.slice(1)}`);
-    }
-  }
+function readObject(text: string, option: string, io: CliIo): Record<string, unknown> {
+  const source = text.startsWith('@') ? readInput(text.slice(1), io, `${option} file `) : text;
   let value: unknown;
   try {
     value = parse(source, { maxAliasCount: 100 });

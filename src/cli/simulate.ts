@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseKubernetesVersion } from '../core/check';
 import { DEFAULT_MINOR_VERSION } from '../core/manifest';
@@ -6,7 +5,7 @@ import { parseScenario } from '../core/scenario/parse';
 import { DEFAULT_SCENARIO, type Scenario } from '../core/scenario/scenario';
 import { simulate } from '../core/simulate';
 import { jsonlOutput, textOutput } from './format/session';
-import type { CliIo } from './io';
+import { type CliIo, readInput } from './io';
 import { loadRunnableManifest } from './manifestInput';
 import { parseDuration, UsageError } from './usage';
 
@@ -31,7 +30,7 @@ export function runSimulate(argv: readonly string[], io: CliIo): number {
   const minorVersion = minorVersionOption(values['kubernetes-version']);
   const file = positionals[0] as string;
   const manifest = loadRunnableManifest(file, minorVersion, io);
-  const scenario = values.scenario === undefined ? DEFAULT_SCENARIO : readScenario(values.scenario);
+  const scenario = values.scenario === undefined ? DEFAULT_SCENARIO : readScenario(values.scenario, io);
 
   const sink = { write: io.stdout, color: io.color, live: false };
   const output = values.format === 'jsonl' ? jsonlOutput(sink, { mode: 'simulate', file, seed, durationSeconds }) : textOutput(sink);
@@ -40,14 +39,8 @@ export function runSimulate(argv: readonly string[], io: CliIo): number {
   return 0;
 }
 
-function readScenario(file: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read scenario ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
-  const parsed = parseScenario(text);
+function readScenario(file: string, io: CliIo): Scenario {
+  const parsed = parseScenario(readInput(file, io, 'scenario '));
   if (!parsed.ok) throw new UsageError(`scenario ${file}: ${parsed.error}`);
   return parsed.scenario;
 }

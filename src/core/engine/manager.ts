@@ -1,4 +1,4 @@
-import type { ContainerModel, Manifest, PodSpecModel, ProbeModel } from '../manifest';
+import { type ContainerModel, type Manifest, PROBING_CONTAINERS, type PodSpecModel, type ProbeModel } from '../manifest';
 import type { Disposable } from './disposable';
 import { PodRuntime, type PodRuntimeOptions } from './podRuntime';
 import type { PodIdentity } from './target';
@@ -114,7 +114,7 @@ function fingerprint(text: string): number {
 }
 
 function probing(container: ContainerModel): boolean {
-  return container.kind === 'regular' || container.kind === 'sidecar';
+  return PROBING_CONTAINERS.includes(container.kind);
 }
 
 /** A UUID-shaped identifier derived from `text` (FNV-1a), so runs are repeatable. */

@@ -1,4 +1,4 @@
-import type { ContainerModel, PodSpecModel, ProbeModel, ProbeType } from '../manifest';
+import { type ContainerModel, PROBING_CONTAINERS, type PodSpecModel, type ProbeModel, type ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import { RetryingCall, verdictOf } from './attempt';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
@@ -166,7 +166,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.results = { liveness: cache('liveness'), readiness: cache('readiness'), startup: cache('startup') };
     // Plain init containers run to completion before the rest and have no probes; they are not modelled.
     for (const container of spec.containers) {
-      if (container.kind === 'regular' || container.kind === 'sidecar') this.records.push(new ContainerRecord(container));
+      if (PROBING_CONTAINERS.includes(container.kind)) this.records.push(new ContainerRecord(container));
     }
   }
 
@@ -213,14 +213,6 @@ export class PodRuntime implements PodStatusView, Disposable {
     // One worker per probe (W1): the old one finishes its attempt and exits (W14) first.
     current.replacement = probe ?? null;
     current.loop.dispose();
-  }
-
-  /** A simulated restart on request, as if the process had died (exit code 137). */
-  restartContainer(containerName: string): void {
-    const record = this.records.find((r) => r.name === containerName);
-    if (!record || record.state !== 'running') return;
-    record.process?.dispose();
-    this.terminate(record, KILLED_EXIT_CODE, 'Error');
   }
 
   dispose(): void {

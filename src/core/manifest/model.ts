@@ -97,6 +97,9 @@ export interface ContainerSpec {
  */
 export type ContainerKind = 'regular' | 'sidecar' | 'init' | 'ephemeral';
 
+/** W1: the kinds whose probes get workers (and are validated); on the others they are forbidden. */
+export const PROBING_CONTAINERS: readonly ContainerKind[] = ['regular', 'sidecar'];
+
 export interface ProbeModel {
   readonly type: ProbeType;
   readonly container: ContainerModel;

@@ -4,7 +4,8 @@ import * as tls from 'node:tls';
 import type * as Undici from 'undici';
 import { ERRNO_TEXT, goDialError, type SystemError } from './goErrors';
 import { goQuote, joinHostPort } from './goFormat';
-import { EMPTY_URL, fromBinary, hostname, parseUrl, requestTarget, resolveReference, splitHostPort, toBinary, UrlError, urlString, type GoUrl } from './goUrl';
+import { fromBinary, hostname, parseUrl, requestTarget, resolveReference, splitHostPort, toBinary, UrlError, urlString, type GoUrl } from './goUrl';
+import { probeUrl } from './probeUrl';
 import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome } from './types';
 
 /**
@@ -34,11 +35,6 @@ export interface HttpProbeOptions extends AttemptOptions {
   readonly userAgent: string;
 }
 
-/** H1: the URL the kubelet probes, as Go prints it (`http://[::1]:8080/healthz?x`). */
-export function formatProbeUrl(scheme: string, host: string, port: number, path: string): string {
-  return fromBinary(urlString(probeUrl(scheme, host, port, path)));
-}
-
 /** One attempt of an HTTP probe; settles within `timeoutMs` whatever the target does (H6). */
 export function probeHttp(target: HttpProbeTarget, options: HttpProbeOptions): Promise<ProbeOutcome> {
   // The kubelet prints the URL and http.NewRequest parses it again: a URL that does not survive
@@ -46,15 +42,6 @@ export function probeHttp(target: HttpProbeTarget, options: HttpProbeOptions): P
   const parsed = parseUrl(urlString(probeUrl(target.scheme, target.host, target.port, target.path)));
   if (parsed instanceof UrlError) return Promise.resolve({ result: 'unknown', output: '', error: parsed.message });
   return new HttpAttempt(parsed, probeHeader(target.headers, options.userAgent), options).run();
-}
-
-/** request.go formatURL: the path parsed as a URL reference, then scheme and host set. */
-function probeUrl(scheme: string, host: string, port: number, path: string): GoUrl {
-  const raw = toBinary(path);
-  const parsed = parseUrl(raw);
-  // "Something is busted with the path, but it's too late to reject it. Pass it along as is."
-  const base = parsed instanceof UrlError ? { ...EMPTY_URL, path: raw } : parsed;
-  return { ...base, scheme: toBinary(scheme.toLowerCase() || 'http'), host: toBinary(joinHostPort(host, port)) };
 }
 
 // --- the attempt: Go's Client.Do followed by DoHTTPProbe -------------------------------------

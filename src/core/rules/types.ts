@@ -87,4 +87,4 @@ export interface DocumentRule extends RuleMeta {
 
 export type Rule = ProbeRule | ContainerRule | PodRule | DocumentRule;
 
-export const PROBING_CONTAINERS: readonly ContainerKind[] = ['regular', 'sidecar'];
+export { PROBING_CONTAINERS } from '../manifest';

@@ -4,6 +4,7 @@ import type { Clock } from '../engine/clock';
 import { type Disposable, NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
 import { goQuote, joinHostPort } from '../probers/goFormat';
+import { formatProbeUrl } from '../probers/probeUrl';
 import { type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
 
 /**
@@ -115,7 +116,7 @@ export class SimulatedProcesses implements ContainerProcesses {
 function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listening'): ProbeOutcome {
   switch (handler.type) {
     case 'httpGet': {
-      const url = probeUrl(handler);
+      const url = formatProbeUrl(handler.scheme, handler.host, handler.port, handler.path);
       if (outcome === 'not-listening') return failure(`Get "${url}": dial tcp ${joinHostPort(handler.host, handler.port)}: connect: connection refused`);
       if (outcome === 'failure') return failure('HTTP probe failed with statuscode: 503');
       if (outcome === 'warning') return { result: 'warning', output: 'Probe terminated redirects, Response body: ' };
@@ -138,7 +139,7 @@ function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listen
 function timedOut(handler: ResolvedHandler, timeoutSeconds: number): ProbeOutcome {
   switch (handler.type) {
     case 'httpGet':
-      return failure(`Get "${probeUrl(handler)}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+      return failure(`Get "${formatProbeUrl(handler.scheme, handler.host, handler.port, handler.path)}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
     case 'tcpSocket':
       return failure(`dial tcp ${joinHostPort(handler.host, handler.port)}: i/o timeout`);
     case 'grpc':
@@ -150,9 +151,4 @@ function timedOut(handler: ResolvedHandler, timeoutSeconds: number): ProbeOutcom
 
 function failure(output: string): ProbeOutcome {
   return { result: 'failure', output };
-}
-
-function probeUrl(handler: Extract<ResolvedHandler, { type: 'httpGet' }>): string {
-  const path = handler.path.startsWith('/') || handler.path === '' ? handler.path : `/${handler.path}`;
-  return `${handler.scheme.toLowerCase()}://${joinHostPort(handler.host, handler.port)}${path}`;
 }

@@ -9,8 +9,6 @@ export interface Range {
   readonly end: Position;
 }
 
-export const ORIGIN: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-
 export function compareRanges(a: Range, b: Range): number {
   return a.start.line - b.start.line || a.start.character - b.start.character;
 }
