@@ -4,6 +4,7 @@
  * benchmarks report, they do not fail the build.
  */
 import { runCheckBenchmark } from './check.bench';
+import { runExtensionBenchmark } from './extension.bench';
 import { runHeapBenchmark } from './heap.bench';
 import { runHttpBenchmark } from './http.bench';
 import { runScheduleBenchmark } from './schedule.bench';
@@ -20,6 +21,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'heap', run: runHeapBenchmark },
   { name: 'http', run: runHttpBenchmark },
   { name: 'schedule', run: runScheduleBenchmark },
+  { name: 'extension', run: runExtensionBenchmark },
 ];
 
 async function main(argv: readonly string[]): Promise<void> {

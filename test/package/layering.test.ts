@@ -40,5 +40,6 @@ test('src/cli does not import vscode or the extension', () => {
 });
 
 test('the layering scan itself sees imports (it would catch a stray one)', () => {
-  assert.deepEqual(imports('src/extension/extension.ts').sort(), ['./diagnostics', 'vscode']);
+  const seen = imports('src/extension/extension.ts');
+  for (const expected of ['vscode', './diagnostics']) assert.ok(seen.includes(expected), `${expected} not among ${seen.join(', ')}`);
 });

@@ -72,14 +72,19 @@ export class Manager implements Disposable {
 
 /** The pods of a manifest, named after their objects, with stable made-up UIDs. */
 export function desiredPods(manifest: Manifest): DesiredPod[] {
+  return desiredPodsOf(manifest.documents.map((document) => ({ index: document.source.index, podSpecs: document.podSpecs })));
+}
+
+/** The same, for documents given with their file-wide index (the editor reads a file in pieces). */
+export function desiredPodsOf(documents: readonly { readonly index: number; readonly podSpecs: readonly PodSpecModel[] }[]): DesiredPod[] {
   const seen = new Map<string, number>();
-  return manifest.documents.flatMap((document) =>
+  return documents.flatMap((document) =>
     document.podSpecs.map((spec, index) => {
-      const base = spec.objectName ?? `${spec.objectKind.toLowerCase()}-${document.source.index}`;
+      const base = spec.objectName ?? `${spec.objectKind.toLowerCase()}-${document.index}`;
       const count = seen.get(base) ?? 0;
       seen.set(base, count + 1);
       const name = count === 0 ? base : `${base}-${count + 1}`;
-      return { identity: { name, namespace: 'default', uid: stableUid(`${spec.objectKind}/${name}/${document.source.index}/${index}`) }, spec };
+      return { identity: { name, namespace: 'default', uid: stableUid(`${spec.objectKind}/${name}/${document.index}/${index}`) }, spec };
     }),
   );
 }

@@ -30,6 +30,13 @@ export interface PodRuntimeOptions {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * What `restartContainer` did: `restarting` — killed, and the kubelet starts it again (at once or
+ * after its back-off); `stopped` — killed, and the restart policy (or the pod's deletion) keeps it
+ * down; `not-running` — nothing to kill (waiting out a back-off, or terminated).
+ */
+export type RestartOutcome = 'restarting' | 'stopped' | 'not-running' | 'unknown-container';
+
 /** The kubelet never gives a kill less than this (K3, `minimumGracePeriodInSeconds`). */
 const MINIMUM_GRACE_SECONDS = 2;
 const KILLED_EXIT_CODE = 137;
@@ -213,6 +220,23 @@ export class PodRuntime implements PodStatusView, Disposable {
     // One worker per probe (W1): the old one finishes its attempt and exits (W14) first.
     current.replacement = probe ?? null;
     current.loop.dispose();
+  }
+
+  /**
+   * "Restart container" in a simulation: the container's process dies from outside (SIGKILL, exit
+   * code 137), as when someone kills it or the OOM killer does. The kubelet did not kill it, so
+   * there is no `Killing` event: it sees the exit and restarts the container under the pod's
+   * restart policy and CrashLoopBackOff (B1–B4), exactly as after a crash. A kill already under
+   * way (K3) ends now instead of at the end of its grace period.
+   */
+  restartContainer(name: string): RestartOutcome {
+    const record = this.records.find((r) => r.name === name);
+    if (!record) return 'unknown-container';
+    if (this.disposed || record.state !== 'running') return 'not-running';
+    const restarts = !this.deleting && this.willRestart(record, KILLED_EXIT_CODE);
+    record.process?.dispose();
+    this.terminate(record, KILLED_EXIT_CODE, 'Error');
+    return restarts ? 'restarting' : 'stopped';
   }
 
   dispose(): void {

@@ -39,9 +39,27 @@ export interface HttpProbeOptions extends AttemptOptions {
 export function probeHttp(target: HttpProbeTarget, options: HttpProbeOptions): Promise<ProbeOutcome> {
   // The kubelet prints the URL and http.NewRequest parses it again: a URL that does not survive
   // the round trip is an error before any connection, which prober.go returns as `unknown`.
-  const parsed = parseUrl(urlString(probeUrl(target.scheme, target.host, target.port, target.path)));
+  const parsed = probeGoUrl(target);
   if (parsed instanceof UrlError) return Promise.resolve({ result: 'unknown', output: '', error: parsed.message });
   return new HttpAttempt(parsed, probeHeader(target.headers, options.userAgent), options).run();
+}
+
+/**
+ * A worker probes the same URL every period: its round trip through Go's URL printer and parser
+ * is kept (the values are immutable), for as many targets as a large session has.
+ */
+const parsedUrls = new Map<string, GoUrl | UrlError>();
+const PARSED_URLS_KEPT = 4096;
+
+function probeGoUrl(target: HttpProbeTarget): GoUrl | UrlError {
+  const key = `${target.scheme}\u0000${target.host}\u0000${target.port}\u0000${target.path}`;
+  let parsed = parsedUrls.get(key);
+  if (parsed === undefined) {
+    if (parsedUrls.size >= PARSED_URLS_KEPT) parsedUrls.clear();
+    parsed = parseUrl(urlString(probeUrl(target.scheme, target.host, target.port, target.path)));
+    parsedUrls.set(key, parsed);
+  }
+  return parsed;
 }
 
 // --- the attempt: Go's Client.Do followed by DoHTTPProbe -------------------------------------
@@ -273,7 +291,8 @@ class Exchange {
   private handshakeTimer: NodeJS.Timeout | undefined;
   private addresses = { local: '', remote: '' };
   /** The first bytes of the response, for Go's words about a malformed one. */
-  private responseStart = Buffer.alloc(0);
+  private readonly responseStart: Buffer[] = [];
+  private responseStartBytes = 0;
   private readonly chunks: Buffer[] = [];
   private buffered = 0;
   private ended = false;
@@ -353,12 +372,12 @@ class Exchange {
 
   /** Whether the server sent any of a response, for telling Go's `EOF` from `unexpected EOF`. */
   responded(): boolean {
-    return this.responseStart.length > 0;
+    return this.responseStartBytes > 0;
   }
 
   /** What http.ReadResponse would say about the response undici's parser refused. */
   malformedResponseText(): string | undefined {
-    return malformedResponse(this.responseStart.toString('latin1'));
+    return malformedResponse(Buffer.concat(this.responseStart).subarray(0, RESPONSE_START_BYTES).toString('latin1'));
   }
 
   /** Go's `read tcp <local>-><remote>: read: <errno>`. */
@@ -400,7 +419,10 @@ class Exchange {
       callback(null, socket);
       // Added after undici's 'readable' listener, this one only sees the chunks undici reads.
       socket.on('data', (chunk: Buffer) => {
-        if (this.responseStart.length < RESPONSE_START_BYTES) this.responseStart = Buffer.concat([this.responseStart, chunk]).subarray(0, RESPONSE_START_BYTES);
+        // Kept as they come: joined only in the rare case of a malformed response.
+        if (this.responseStartBytes >= RESPONSE_START_BYTES) return;
+        this.responseStart.push(chunk);
+        this.responseStartBytes += chunk.length;
       });
     };
     let connected = false;

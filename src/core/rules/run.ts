@@ -20,7 +20,12 @@ export function checkManifest(manifest: Manifest, options: RunOptions): Finding[
   if (limit && enabled('Y02', options)) {
     findings.push({ rule: 'Y02', severity: 'error', message: limit.message, file: options.file, doc: limit.docIndex, path: '', range: limit.range });
   }
-  return findings.sort((a, b) => compareRanges(a.range, b.range) || (ORDER.get(a.rule) ?? 0) - (ORDER.get(b.rule) ?? 0));
+  return findings.sort(compareFindings);
+}
+
+/** By position, then in registry order: the order every output lists findings in. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return compareRanges(a.range, b.range) || (ORDER.get(a.rule) ?? 0) - (ORDER.get(b.rule) ?? 0);
 }
 
 /** One document's findings: the unit the editor re-checks when only that document changed. */

@@ -1,0 +1,140 @@
+import { DEFAULT_LIMITS, DEFAULT_MINOR_VERSION, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel } from '../manifest';
+import { checkManifest, compareFindings } from '../rules/run';
+import type { Finding, RuleContext } from '../rules/types';
+import { containsPosition, type Position, type Range } from '../text/range';
+import { splitDocuments } from './documentChunks';
+
+export interface CheckSettings {
+  readonly disabledRules: ReadonlySet<string>;
+  readonly context: RuleContext;
+  readonly limits?: ManifestLimits;
+}
+
+/** One chunk read on its own: models and findings in the chunk's own lines and document indices. */
+interface CheckedChunk {
+  readonly documents: readonly ManifestDocument[];
+  readonly findings: readonly Finding[];
+}
+
+/** A chunk of the current text: where it sits in the file, and what was read from it. */
+export interface PlacedChunk {
+  readonly firstLine: number;
+  /** File-wide index of the chunk's first non-empty document. */
+  readonly firstDocument: number;
+  readonly documents: readonly ManifestDocument[];
+}
+
+/** A pod spec of the file, with what turns its chunk-relative ranges into file positions. */
+export interface PlacedPodSpec {
+  readonly spec: PodSpecModel;
+  /** File-wide index of its document. */
+  readonly document: number;
+  readonly lineOffset: number;
+}
+
+/** What the checker made of one version of a file. */
+export class ManifestSnapshot {
+  constructor(
+    readonly chunks: readonly PlacedChunk[],
+    /** Every finding, in file positions, sorted as `checkText` sorts them. */
+    readonly findings: readonly Finding[],
+    /** How many chunks had to be read for this version (the others were reused). */
+    readonly chunksRead: number,
+  ) {}
+
+  get podSpecs(): PlacedPodSpec[] {
+    return this.chunks.flatMap((chunk) =>
+      chunk.documents.flatMap((document) => document.podSpecs.map((spec) => ({ spec, document: chunk.firstDocument + document.source.index, lineOffset: chunk.firstLine }))),
+    );
+  }
+
+  /** The documents in file order, each with its file-wide index (what `desiredPodsOf` takes). */
+  get documents(): { readonly index: number; readonly podSpecs: readonly PodSpecModel[] }[] {
+    return this.chunks.flatMap((chunk) => chunk.documents.map((document) => ({ index: chunk.firstDocument + document.source.index, podSpecs: document.podSpecs })));
+  }
+
+  /** The pod spec whose range holds a file position, if any. */
+  podSpecAt(position: Position): PlacedPodSpec | undefined {
+    return this.podSpecs.find((placed) => containsPosition(placed.spec.range, { line: position.line - placed.lineOffset, character: position.character }));
+  }
+}
+
+export const EMPTY_SNAPSHOT = new ManifestSnapshot([], [], 0);
+
+/**
+ * Checks successive versions of one file, re-reading only the documents whose text changed: a
+ * keystroke in one document of twenty costs that document, not the file. The findings are the
+ * ones `checkText` gives for the whole text, except that the per-file visit budget (many small
+ * alias bombs) is counted per document here.
+ */
+export class IncrementalChecker {
+  private chunks = new Map<string, CheckedChunk>();
+  private settingsKey = '';
+
+  constructor(private readonly file: string) {}
+
+  check(text: string, settings: CheckSettings): ManifestSnapshot {
+    const limits = settings.limits ?? DEFAULT_LIMITS;
+    const key = settingsKeyOf(settings);
+    if (key !== this.settingsKey) {
+      this.chunks.clear();
+      this.settingsKey = key;
+    }
+    const pieces = text.length > limits.maxFileChars ? undefined : splitDocuments(text);
+    const whole = () => {
+      this.chunks.clear();
+      return this.placeAll([{ text, firstLine: 0 }], settings, limits);
+    };
+    if (!pieces || pieces.length > limits.maxDocuments) return whole();
+    const snapshot = this.placeAll(pieces, settings, limits);
+    // Past the document limit, only a whole read reports the Y02 where it falls.
+    const documentCount = snapshot.chunks.reduce((n, c) => n + c.documents.length, 0);
+    return documentCount > limits.maxDocuments ? whole() : snapshot;
+  }
+
+  private placeAll(pieces: readonly { text: string; firstLine: number }[], settings: CheckSettings, limits: ManifestLimits): ManifestSnapshot {
+    const next = new Map<string, CheckedChunk>();
+    const placed: PlacedChunk[] = [];
+    const findings: Finding[] = [];
+    let chunksRead = 0;
+    let firstDocument = 0;
+    for (const [i, piece] of pieces.entries()) {
+      // A chunk is read with a `---` line after it, as it is in the file: how the reader reports
+      // an unclosed quote or bracket depends on what ends it.
+      const text = i < pieces.length - 1 ? `${piece.text}---\n` : piece.text;
+      let checked = next.get(text) ?? this.chunks.get(text);
+      if (!checked) {
+        checked = this.read(text, settings, limits);
+        chunksRead++;
+      }
+      next.set(text, checked);
+      placed.push({ firstLine: piece.firstLine, firstDocument, documents: checked.documents });
+      for (const finding of checked.findings) findings.push(shiftFinding(finding, piece.firstLine, firstDocument));
+      firstDocument += checked.documents.length;
+    }
+    this.chunks = next;
+    return new ManifestSnapshot(placed, findings.sort(compareFindings), chunksRead);
+  }
+
+  private read(text: string, settings: CheckSettings, limits: ManifestLimits): CheckedChunk {
+    const minorVersion = settings.context.minorVersion ?? DEFAULT_MINOR_VERSION;
+    const manifest = parseManifest(text, { minorVersion, limits });
+    const findings = checkManifest(manifest, { file: this.file, disabledRules: settings.disabledRules, context: settings.context });
+    return { documents: manifest.documents, findings };
+  }
+}
+
+function settingsKeyOf(settings: CheckSettings): string {
+  return JSON.stringify([[...settings.disabledRules].sort(), settings.context, settings.limits ?? null]);
+}
+
+function shiftFinding(finding: Finding, lines: number, documents: number): Finding {
+  if (lines === 0 && documents === 0) return finding;
+  const shifted = { ...finding, doc: finding.doc + documents, range: shiftRange(finding.range, lines) };
+  return finding.fix ? { ...shifted, fix: { ...finding.fix, edits: finding.fix.edits.map((e) => ({ ...e, range: shiftRange(e.range, lines) })) } } : shifted;
+}
+
+export function shiftRange(range: Range, lines: number): Range {
+  if (lines === 0) return range;
+  return { start: { line: range.start.line + lines, character: range.start.character }, end: { line: range.end.line + lines, character: range.end.character } };
+}

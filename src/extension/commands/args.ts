@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { PROBE_TYPES, type ProbeType } from '../../core/manifest';
+import { isProbeTreeNode, type ProbeTreeNode } from '../tree/nodes';
+
+/**
+ * What a probing command was given, whichever way it was called:
+ * - from the Probes view: the row (`ProbeTreeNode`);
+ * - from a menu on an editor or file: its `Uri`;
+ * - from a code lens or a test, positionally: `(uri, pod, container, probe)`;
+ * - from a code lens or a test, as one object: `{uri, pod, pods, container, probe, sessionId,
+ *   scenario, speed, seed, createScenario}`, every field optional. `uri` and `scenario` may be a
+ *   `Uri` or a string (a URI, or an absolute file path).
+ */
+export interface CommandTarget {
+  readonly node?: ProbeTreeNode;
+  readonly uri?: vscode.Uri;
+  readonly sessionId?: string;
+  readonly pods?: readonly string[];
+  readonly container?: string;
+  readonly probe?: ProbeType;
+  readonly scenario?: vscode.Uri;
+  readonly createScenario?: boolean;
+  readonly speed?: number;
+  readonly seed?: number;
+}
+
+export function readTarget(args: readonly unknown[]): CommandTarget {
+  const [first, pod, container, probe] = args;
+  if (isProbeTreeNode(first)) return fromNode(first);
+  const uri = toUri(first);
+  if (uri) {
+    return {
+      uri,
+      ...(typeof pod === 'string' ? { pods: [pod] } : {}),
+      ...(typeof container === 'string' ? { container } : {}),
+      ...(isProbeType(probe) ? { probe } : {}),
+    };
+  }
+  if (first === null || typeof first !== 'object') return {};
+  const fields = first as Record<string, unknown>;
+  const pods = Array.isArray(fields['pods']) ? fields['pods'].filter((p): p is string => typeof p === 'string') : typeof fields['pod'] === 'string' ? [fields['pod']] : undefined;
+  const target: Record<string, unknown> = {};
+  const fieldUri = toUri(fields['uri']);
+  if (fieldUri) target['uri'] = fieldUri;
+  if (typeof fields['sessionId'] === 'string') target['sessionId'] = fields['sessionId'];
+  if (pods) target['pods'] = pods;
+  if (typeof fields['container'] === 'string') target['container'] = fields['container'];
+  if (isProbeType(fields['probe'])) target['probe'] = fields['probe'];
+  const scenario = toUri(fields['scenario']);
+  if (scenario) target['scenario'] = scenario;
+  if (typeof fields['createScenario'] === 'boolean') target['createScenario'] = fields['createScenario'];
+  if (typeof fields['speed'] === 'number') target['speed'] = fields['speed'];
+  if (typeof fields['seed'] === 'number') target['seed'] = fields['seed'];
+  return target as CommandTarget;
+}
+
+function fromNode(node: ProbeTreeNode): CommandTarget {
+  const base = { node, uri: node.session.uri, sessionId: node.session.id };
+  switch (node.kind) {
+    case 'session':
+      return base;
+    case 'pod':
+      return { ...base, pods: [node.pod] };
+    case 'container':
+      return { ...base, pods: [node.pod], container: node.container };
+    case 'probe':
+      return { ...base, pods: [node.pod], container: node.container, probe: node.probe };
+  }
+}
+
+/** A `Uri`, a URI string (`file:///…`), or an absolute path. */
+export function toUri(value: unknown): vscode.Uri | undefined {
+  if (value instanceof vscode.Uri) return value;
+  if (isUriLike(value)) return vscode.Uri.from(value);
+  if (typeof value !== 'string' || value === '') return undefined;
+  return /^[a-z][a-z0-9+.-]+:/i.test(value) && !/^[a-z]:[\\/]/i.test(value) ? vscode.Uri.parse(value) : vscode.Uri.file(value);
+}
+
+/** A URI revived from JSON (`{scheme, path, …}`), as a command from elsewhere may pass it. */
+function isUriLike(value: unknown): value is { scheme: string; path: string; authority?: string; query?: string; fragment?: string } {
+  if (value === null || typeof value !== 'object') return false;
+  const fields = value as Record<string, unknown>;
+  return typeof fields['scheme'] === 'string' && typeof fields['path'] === 'string' && !('uri' in fields);
+}
+
+function isProbeType(value: unknown): value is ProbeType {
+  return typeof value === 'string' && (PROBE_TYPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import type { DesiredPod } from '../../core/engine/manager';
+import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import type { ProbingSession } from '../sessions/probingSession';
+import { baseName } from '../sessions/scenarioFiles';
+
+/** `undefined`: the user dismissed the picker. */
+export type Picked<T> = { readonly value: T } | undefined;
+
+/** Which pods to run when a manifest has several: all (`undefined`), or one. */
+export async function pickPods(pods: readonly DesiredPod[], action: string): Promise<Picked<readonly string[] | undefined>> {
+  if (pods.length <= 1) return { value: undefined };
+  const all = { label: `$(layers) All ${pods.length} workloads`, pods: undefined as readonly string[] | undefined };
+  const items = [
+    all,
+    ...pods.map((pod) => ({
+      label: pod.identity.name,
+      description: pod.spec.objectKind,
+      detail: pod.spec.containers.filter((c) => PROBING_CONTAINERS.includes(c.kind)).map((c) => `${c.name}: ${c.probes.map((p) => p.type).join(', ') || 'no probes'}`).join(' · '),
+      pods: [pod.identity.name] as readonly string[] | undefined,
+    })),
+  ];
+  const chosen = await vscode.window.showQuickPick(items, { title: action, placeHolder: 'Which workload?' });
+  return chosen && { value: chosen.pods };
+}
+
+export async function pickSession(sessions: readonly ProbingSession[], title: string): Promise<ProbingSession | undefined> {
+  if (sessions.length <= 1) return sessions[0];
+  const chosen = await vscode.window.showQuickPick(
+    sessions.map((session) => ({ label: session.label, description: `${session.kind} · ${session.options.detail}`, session })),
+    { title, placeHolder: 'Which session?' },
+  );
+  return chosen?.session;
+}
+
+export interface ProbeChoice {
+  readonly pod: string;
+  readonly container: string;
+  readonly probe: ProbeType;
+}
+
+export async function pickProbe(pods: readonly DesiredPod[]): Promise<ProbeChoice | undefined> {
+  const items = pods.flatMap((pod) =>
+    pod.spec.containers
+      .filter((c) => PROBING_CONTAINERS.includes(c.kind))
+      .flatMap((c) => c.probes.map((p) => ({ label: `${pod.identity.name}/${c.name} ${p.type}`, choice: { pod: pod.identity.name, container: c.name, probe: p.type } }))),
+  );
+  if (items.length <= 1) return items[0]?.choice;
+  return (await vscode.window.showQuickPick(items, { title: 'Run Probe Once', placeHolder: 'Which probe?' }))?.choice;
+}
+
+/** An existing scenario beside the manifest, or `create` for a new one from the template. */
+export async function pickScenario(manifest: vscode.Uri, existing: readonly vscode.Uri[], newName: string): Promise<Picked<vscode.Uri | 'create'>> {
+  const items: { label: string; description?: string; value: vscode.Uri | 'create' }[] = [
+    ...existing.map((uri) => ({ label: `$(file) ${baseName(uri)}`, description: 'beside the manifest', value: uri as vscode.Uri | 'create' })),
+    { label: `$(new-file) Create ${newName}`, description: 'from a template, then edit it', value: 'create' },
+  ];
+  const chosen = await vscode.window.showQuickPick(items, { title: `Simulate ${baseName(manifest)}`, placeHolder: 'Scenario: how the app behaves' });
+  return chosen && { value: chosen.value };
+}
+
+export const SPEEDS = [1, 10, 60, 600] as const;
+
+export async function pickSpeed(): Promise<number | undefined> {
+  const items = SPEEDS.map((speed) => ({ label: `${speed}×`, description: speed === 1 ? 'real time' : `a minute in ${60 / speed < 1 ? `${Math.round(6000 / speed) / 100} s` : `${60 / speed} s`}`, speed }));
+  return (await vscode.window.showQuickPick(items, { title: 'Simulation speed', placeHolder: 'Virtual seconds per real second' }))?.speed;
+}
+
+/** A probing container of a session's pods (the only one, without asking). */
+export async function pickContainer(session: ProbingSession, title: string): Promise<{ pod: string; container: string } | undefined> {
+  const items = session.pods.flatMap((pod) =>
+    pod.spec.containers
+      .filter((c) => PROBING_CONTAINERS.includes(c.kind))
+      .map((c) => ({ label: `${pod.identity.name}/${c.name}`, description: session.summary.pods.get(pod.identity.name)?.containers.get(c.name)?.state ?? '', choice: { pod: pod.identity.name, container: c.name } })),
+  );
+  if (items.length <= 1) return items[0]?.choice;
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Which container?' }))?.choice;
+}

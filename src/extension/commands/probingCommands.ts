@@ -1,0 +1,210 @@
+import * as vscode from 'vscode';
+import type { RestartOutcome } from '../../core/engine/podRuntime';
+import type { ExecConsent } from '../safety/execConsent';
+import { probingRefusal } from '../safety/trust';
+import type { LocalStarted, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
+import type { ProbingSession } from '../sessions/probingSession';
+import { baseName, createScenario, scenariosBeside } from '../sessions/scenarioFiles';
+import { scenarioFileName } from '../sessions/scenarioTemplate';
+import type { Sessions } from '../sessions/sessions';
+import type { ProbeTreeNode } from '../tree/nodes';
+import type { ProbeTreeProvider } from '../tree/probeTree';
+import { type CommandTarget, readTarget } from './args';
+import { pickContainer, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
+
+export interface ProbingCommandDeps {
+  readonly launcher: SessionLauncher;
+  readonly sessions: Sessions;
+  readonly tree: ProbeTreeProvider;
+  readonly view: vscode.TreeView<ProbeTreeNode>;
+  readonly consent: ExecConsent;
+  readonly log: vscode.LogOutputChannel;
+}
+
+const PREFIX = 'Probe Lens: ';
+
+/**
+ * The probing commands. Each takes the arguments `readTarget` reads (a tree row, a `Uri`,
+ * `(uri, pod, container, probe)` or an object) so tests and code lenses drive them without UI,
+ * asks with a picker only for what it was not given, and resolves with what it did
+ * (`undefined` when it did nothing) — messages are shown, never awaited.
+ */
+export function registerProbingCommands(deps: ProbingCommandDeps): vscode.Disposable {
+  const commands = new ProbingCommands(deps);
+  const register = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, run);
+  return vscode.Disposable.from(
+    register('probeLens.startProbing', (...args) => commands.startProbing(readTarget(args))),
+    register('probeLens.stopProbing', (...args) => commands.stopProbing(readTarget(args))),
+    register('probeLens.runProbeOnce', (...args) => commands.runProbeOnce(readTarget(args))),
+    register('probeLens.simulate', (...args) => commands.simulate(readTarget(args))),
+    register('probeLens.restartContainer', (...args) => commands.restartContainer(readTarget(args))),
+    register('probeLens.openTimeline', (...args) => commands.openTimeline(readTarget(args))),
+    register('probeLens.showOutput', () => deps.log.show(true)),
+    register('probeLens.forgetExecConsent', (...args) => commands.forgetExecConsent(readTarget(args))),
+  );
+}
+
+class ProbingCommands {
+  constructor(private readonly deps: ProbingCommandDeps) {}
+
+  /** `startProbing([uri | {uri, pod | pods}])` → the session's `LocalStarted`, or `undefined`. */
+  async startProbing(target: CommandTarget): Promise<LocalStarted | undefined> {
+    const refusal = probingRefusal(vscode.workspace.isTrusted);
+    if (refusal) return fail(refusal);
+    const uri = target.uri ?? activeManifest();
+    if (!uri) return fail('open a Kubernetes manifest to probe, or pass its URI');
+    const pods = await this.choosePods(uri, target, 'Start Probing');
+    if (!pods) return undefined;
+    const started = await this.deps.launcher.startLocal({ uri, ...(pods.value ? { pods: pods.value } : {}), trusted: vscode.workspace.isTrusted });
+    if (!started.ok) return fail(started.reason);
+    const { exec } = started.value;
+    if (exec === 'refused') inform(`exec probes of ${baseName(uri)} will not run: you did not allow them. They show as errors; start again to be asked again.`);
+    if (exec === 'disabled') inform(`exec probes of ${baseName(uri)} will not run (probeLens.exec.probes is "never").`);
+    return started.value;
+  }
+
+  /** `stopProbing([row | uri | {uri} | {sessionId}])` → how many sessions stopped. */
+  async stopProbing(target: CommandTarget): Promise<number> {
+    const named = this.sessionOf(target);
+    const session = named ?? (target.uri || target.sessionId ? undefined : await pickSession(this.deps.sessions.all, 'Stop Probing'));
+    if (!session) return 0;
+    session.dispose();
+    return 1;
+  }
+
+  /**
+   * `runProbeOnce(row | (uri, pod, container, probe) | {uri, pod, container, probe})` → the
+   * `ProbeOnceResult`; missing parts are picked from the manifest's probes.
+   */
+  async runProbeOnce(target: CommandTarget): Promise<ProbeOnceResult | undefined> {
+    const refusal = probingRefusal(vscode.workspace.isTrusted);
+    if (refusal) return fail(refusal);
+    const uri = target.uri ?? activeManifest();
+    if (!uri) return fail('open a Kubernetes manifest, or pass (uri, pod, container, probe)');
+    let choice = target.pods?.length === 1 && target.container && target.probe ? { pod: target.pods[0] as string, container: target.container, probe: target.probe } : undefined;
+    if (!choice) {
+      const manifest = await this.deps.launcher.manifest(uri, target.pods);
+      if (!manifest.ok) return fail(manifest.reason);
+      const pods = manifest.value.pods;
+      choice = await pickProbe(target.container ? pods.filter((p) => p.spec.containers.some((c) => c.name === target.container)) : pods);
+      if (!choice) return undefined;
+    }
+    const result = await this.deps.launcher.runOnce({ uri, ...choice, trusted: vscode.workspace.isTrusted });
+    if (!result.ok) return fail(result.reason);
+    const { outcome, durationMs, message } = result.value;
+    const where = `${choice.pod}/${choice.container} ${choice.probe}`;
+    if (outcome.result === 'success' && outcome.error === undefined) inform(`${where}: success in ${Math.round(durationMs)} ms${outcome.output ? ` — ${firstLine(outcome.output)}` : ''}`);
+    else void vscode.window.showWarningMessage(`${PREFIX}${where}: ${message}`);
+    return result.value;
+  }
+
+  /** `simulate([uri | {uri, pod | pods, scenario, createScenario, speed, seed}])` → the session. */
+  async simulate(target: CommandTarget): Promise<ProbingSession | undefined> {
+    const uri = target.uri ?? activeManifest();
+    if (!uri) return fail('open a Kubernetes manifest to simulate, or pass its URI');
+    const manifest = await this.deps.launcher.manifest(uri, target.pods);
+    if (!manifest.ok) return fail(manifest.reason);
+    const pods = await this.choosePods(uri, target, 'Simulate');
+    if (!pods) return undefined;
+    let scenario = target.scenario;
+    if (!scenario) {
+      const picked = target.createScenario ? { value: 'create' as const } : await pickScenario(uri, await scenariosBeside(uri), scenarioFileName(baseName(uri)));
+      if (!picked) return undefined;
+      if (picked.value === 'create') {
+        const containers = manifest.value.pods.flatMap((p) => p.spec.containers.filter((c) => c.probes.length > 0).map((c) => c.name));
+        scenario = await createScenario(uri, containers);
+        await vscode.window.showTextDocument(scenario, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+        inform(`created ${baseName(scenario)}: edit it and save to play it again.`);
+      } else scenario = picked.value;
+    }
+    const speed = target.speed ?? (await pickSpeed());
+    if (speed === undefined) return undefined;
+    const started = await this.deps.launcher.startSimulated({ uri, ...(pods.value ? { pods: pods.value } : {}), scenario, speed, ...(target.seed !== undefined ? { seed: target.seed } : {}) });
+    if (!started.ok) return fail(started.reason);
+    return started.value;
+  }
+
+  /**
+   * `restartContainer(row | {uri | sessionId, pod, container})` → what the kubelet does
+   * (`RestartOutcome`); without a container, one of a simulation's is picked.
+   */
+  async restartContainer(target: CommandTarget): Promise<RestartOutcome | 'unknown-pod' | undefined> {
+    const named = this.sessionOf(target);
+    const session = named ?? (target.uri || target.sessionId ? undefined : await pickSession(this.deps.sessions.all.filter((s) => s.kind === 'simulated'), 'Restart Container'));
+    if (!session) return fail('Restart Container needs a running simulation (Probe Lens: Simulate…)');
+    if (session.kind !== 'simulated') return fail('Restart Container works in simulations: a local session only observes your process, it never kills it');
+    const chosen = target.pods?.[0] && target.container ? { pod: target.pods[0], container: target.container } : await pickContainer(session, 'Restart Container');
+    if (!chosen) return undefined;
+    const { pod, container } = chosen;
+    const outcome = session.restartContainer(pod, container);
+    const where = `${pod}/${container}`;
+    const said: Record<typeof outcome, string> = {
+      restarting: `${where} was killed (exit code 137): the kubelet restarts it under CrashLoopBackOff.`,
+      stopped: `${where} was killed (exit code 137): its restart policy keeps it down.`,
+      'not-running': `${where} is not running (waiting out its back-off, or terminated): nothing to kill.`,
+      'unknown-container': `the simulation has no container ${where}.`,
+      'unknown-pod': `the simulation has no pod ${pod}.`,
+    };
+    this.deps.log.info(`[${session.label}] restart container at t=${session.elapsedSeconds.toFixed(1)}s: ${said[outcome]}`);
+    if (outcome === 'restarting' || outcome === 'stopped') inform(said[outcome]);
+    else void vscode.window.showWarningMessage(PREFIX + said[outcome]);
+    return outcome;
+  }
+
+  /**
+   * `openTimeline(row | uri | {uri, pod, container, probe})`: the timeline panel is the next
+   * issue; for now the session's row (or the named pod, container or probe) is revealed in the
+   * Probes view, and a message says so. Resolves with the revealed row.
+   */
+  async openTimeline(target: CommandTarget): Promise<ProbeTreeNode | undefined> {
+    const session = this.sessionOf(target) ?? (target.uri ? undefined : await pickSession(this.deps.sessions.all, 'Open Timeline'));
+    if (!session) return fail('the timeline shows a running session: start probing or a simulation first');
+    const pod = target.pods?.[0];
+    const node = this.deps.tree.find(session, pod, pod && target.container, pod && target.container ? target.probe : undefined) ?? this.deps.tree.find(session);
+    if (!node) return undefined;
+    await this.deps.view.reveal(node, { select: true, focus: true, expand: true }).then(undefined, () => undefined);
+    inform(`the timeline panel comes in the next release; meanwhile ${session.label} is shown in the Probes view (its last ${session.events.size} events are kept for it).`);
+    return node;
+  }
+
+  /** `forgetExecConsent([uri | {uri}])` → how many manifests' answers were forgotten (all without a URI). */
+  async forgetExecConsent(target: CommandTarget): Promise<number> {
+    const count = await this.deps.consent.forget(target.uri);
+    inform(count === 0 ? 'no exec probe consent was remembered.' : `forgot the exec probe consent of ${count} manifest${count === 1 ? '' : 's'}: exec probes will ask again.`);
+    return count;
+  }
+
+  private sessionOf(target: CommandTarget): ProbingSession | undefined {
+    if (target.node) return target.node.session.isStopped ? undefined : target.node.session;
+    if (target.sessionId) return this.deps.sessions.byId(target.sessionId);
+    if (target.uri) return this.deps.sessions.forDocument(target.uri);
+    const active = activeManifest();
+    return active ? this.deps.sessions.forDocument(active) : undefined;
+  }
+
+  /** The pods named, or picked when the manifest has several; `undefined`: the user dismissed the picker. */
+  private async choosePods(uri: vscode.Uri, target: CommandTarget, action: string): Promise<{ value: readonly string[] | undefined } | undefined> {
+    if (target.pods) return { value: target.pods };
+    const manifest = await this.deps.launcher.manifest(uri);
+    if (!manifest.ok) return { value: undefined }; // the start reports why
+    return pickPods(manifest.value.pods, action);
+  }
+}
+
+function activeManifest(): vscode.Uri | undefined {
+  const document = vscode.window.activeTextEditor?.document;
+  return document?.languageId === 'yaml' ? document.uri : undefined;
+}
+
+function fail(reason: string): undefined {
+  void vscode.window.showErrorMessage(PREFIX + reason);
+  return undefined;
+}
+
+function inform(message: string): void {
+  void vscode.window.showInformationMessage(PREFIX + message);
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 120);
+}

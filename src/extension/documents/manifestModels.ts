@@ -1,0 +1,119 @@
+import * as vscode from 'vscode';
+import { EMPTY_SNAPSHOT, IncrementalChecker, type ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import { checkSettingsOf, type ProbeLensSettings, readSettings, SECTION } from '../settings';
+
+export interface ModelUpdate {
+  readonly document: vscode.TextDocument;
+  readonly snapshot: ManifestSnapshot;
+}
+
+interface Entry {
+  readonly checker: IncrementalChecker;
+  version: number;
+  snapshot: ManifestSnapshot;
+  pending: NodeJS.Timeout | undefined;
+}
+
+/**
+ * A YAML file can only hold a pod spec if the word appears in it: other YAML (CI workflows,
+ * compose files) costs one scan per change and gets no findings.
+ */
+export function mayHoldPodSpec(text: string): boolean {
+  return text.includes('containers');
+}
+
+/**
+ * The one place manifests are read in the editor: each open YAML document's findings and models,
+ * by version. Re-reads are debounced while typing and incremental (only the changed documents of
+ * a file); a reader that needs the current version before the debounce fires gets it at once, and
+ * the timer then has nothing left to do. Everything else (diagnostics, code lenses, hovers, quick
+ * fixes, sessions) reads from here.
+ */
+export class ManifestModels implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly updates = new vscode.EventEmitter<ModelUpdate>();
+  private readonly subscriptions: vscode.Disposable[];
+  private settings: ProbeLensSettings = readSettings();
+  /** How many times any document was read, chunks included: for tests and measurements. */
+  chunksRead = 0;
+
+  readonly onDidUpdate = this.updates.event;
+
+  constructor() {
+    this.subscriptions = [
+      this.updates,
+      vscode.workspace.onDidOpenTextDocument((d) => this.refresh(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(SECTION)) return;
+        this.settings = readSettings();
+        vscode.workspace.textDocuments.forEach((d) => this.refresh(d));
+      }),
+    ];
+    vscode.workspace.textDocuments.forEach((d) => this.refresh(d));
+  }
+
+  /** The snapshot of the document's current version (read now if the debounce has not fired). */
+  get(document: vscode.TextDocument): ManifestSnapshot {
+    if (!isManifestLanguage(document)) return EMPTY_SNAPSHOT;
+    const entry = this.entries.get(document.uri.toString());
+    if (entry && entry.version === document.version) return entry.snapshot;
+    return this.refresh(document);
+  }
+
+  /** The snapshot last read for a document, whatever its version (for surfaces that may lag). */
+  latest(uri: vscode.Uri): ManifestSnapshot | undefined {
+    return this.entries.get(uri.toString())?.snapshot;
+  }
+
+  private schedule(document: vscode.TextDocument): void {
+    if (!isManifestLanguage(document)) return;
+    const entry = this.entryOf(document);
+    clearTimeout(entry.pending);
+    entry.pending = setTimeout(() => {
+      entry.pending = undefined;
+      if (!document.isClosed && entry.version !== document.version) this.refresh(document);
+    }, this.settings.debounceMs);
+  }
+
+  private refresh(document: vscode.TextDocument): ManifestSnapshot {
+    if (!isManifestLanguage(document) || document.isClosed) return EMPTY_SNAPSHOT;
+    const entry = this.entryOf(document);
+    clearTimeout(entry.pending);
+    entry.pending = undefined;
+    const text = document.getText();
+    const snapshot = mayHoldPodSpec(text) ? entry.checker.check(text, checkSettingsOf(this.settings)) : EMPTY_SNAPSHOT;
+    this.chunksRead += snapshot.chunksRead;
+    entry.version = document.version;
+    entry.snapshot = snapshot;
+    this.updates.fire({ document, snapshot });
+    return snapshot;
+  }
+
+  private entryOf(document: vscode.TextDocument): Entry {
+    const key = document.uri.toString();
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { checker: new IncrementalChecker(document.uri.fsPath), version: -1, snapshot: EMPTY_SNAPSHOT, pending: undefined };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private forget(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.entries.get(key)?.pending);
+    if (this.entries.delete(key)) this.updates.fire({ document, snapshot: EMPTY_SNAPSHOT });
+  }
+
+  dispose(): void {
+    this.entries.forEach((e) => clearTimeout(e.pending));
+    this.entries.clear();
+    this.subscriptions.forEach((s) => s.dispose());
+  }
+}
+
+export function isManifestLanguage(document: vscode.TextDocument): boolean {
+  return document.languageId === 'yaml';
+}

@@ -1,0 +1,9 @@
+import * as vscode from 'vscode';
+import { shiftRange } from '../../core/editing/incrementalChecker';
+import type { Range } from '../../core/text/range';
+
+/** A core range (chunk-relative when `lineOffset` is given) as a VS Code range in the file. */
+export function toVsRange(range: Range, lineOffset = 0): vscode.Range {
+  const { start, end } = shiftRange(range, lineOffset);
+  return new vscode.Range(start.line, start.character, end.line, end.character);
+}

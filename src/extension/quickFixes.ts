@@ -1,0 +1,224 @@
+import * as vscode from 'vscode';
+import { livenessKillSeconds } from '../core/analysis/timing';
+import type { ManifestSnapshot, PlacedPodSpec } from '../core/editing/incrementalChecker';
+import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../core/fixes/startupProbe';
+import type { ContainerModel, ProbeModel } from '../core/manifest';
+import type { Finding, Fix } from '../core/rules/types';
+import { DIAGNOSTIC_SOURCE } from './diagnostics';
+import type { ManifestModels } from './documents/manifestModels';
+import { toVsRange } from './documents/positions';
+
+export const ADD_STARTUP_PROBE_COMMAND = 'probeLens.addStartupProbe';
+
+/** L10: liveness can kill before the app is ready; its remedy is a startupProbe. */
+const LIVENESS_KILLS_EARLY = 'L10';
+
+const ADD_STARTUP_PROBE_TITLE = 'Add a startupProbe derived from the livenessProbe…';
+
+/**
+ * Quick fixes for probe-lens diagnostics: each finding's own fix (unquote a port,
+ * successThreshold → 1, `sh -c`, gRPC port number, did-you-mean rename, scheme case), and "add
+ * a startupProbe" on L10 and on any livenessProbe key of a container without one.
+ */
+export class ProbeQuickFixes implements vscode.CodeActionProvider {
+  static readonly providedCodeActionKinds: readonly vscode.CodeActionKind[] = [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.RefactorRewrite];
+
+  static register(models: ManifestModels): vscode.Disposable {
+    return vscode.languages.registerCodeActionsProvider({ language: 'yaml' }, new ProbeQuickFixes(models), {
+      providedCodeActionKinds: ProbeQuickFixes.providedCodeActionKinds,
+    });
+  }
+
+  constructor(private readonly models: ManifestModels) {}
+
+  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const snapshot = this.models.get(document);
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    const actions = [
+      ...ours.flatMap((diagnostic) => ruleFixActions(document, snapshot, diagnostic)),
+      ...ours.filter((d) => ruleOf(d) === LIVENESS_KILLS_EARLY).flatMap((diagnostic) => startupProbeQuickFix(document, snapshot, diagnostic)),
+      ...startupProbeRefactor(document, snapshot, range, ours),
+    ];
+    return actions.filter((action) => !context.only || (action.kind !== undefined && context.only.contains(action.kind)));
+  }
+}
+
+/** The fix of the finding this diagnostic was published for, if it has one. */
+function ruleFixActions(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
+  const fix = findingOf(snapshot, diagnostic)?.fix;
+  if (!fix) return [];
+  const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+  action.edit = workspaceEditOf(document.uri, fix);
+  action.diagnostics = [diagnostic];
+  // A finding carries at most one fix, and it is the mechanical correction of what the API
+  // server or kubelet requires: the one "Auto Fix" may apply.
+  action.isPreferred = true;
+  return [action];
+}
+
+/**
+ * The finding behind a diagnostic, by rule, range and message: indices shift as soon as the
+ * text changes, and a diagnostic published for an older version must match nothing rather than
+ * the wrong finding (its edits would land in the wrong place).
+ */
+function findingOf(snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): Finding | undefined {
+  const rule = ruleOf(diagnostic);
+  return snapshot.findings.find((f) => f.rule === rule && f.message === diagnostic.message && toVsRange(f.range).isEqual(diagnostic.range));
+}
+
+function ruleOf(diagnostic: vscode.Diagnostic): string | undefined {
+  const code = diagnostic.code;
+  if (code === undefined) return undefined;
+  return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+function workspaceEditOf(uri: vscode.Uri, fix: Pick<Fix, 'edits'>): vscode.WorkspaceEdit {
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of fix.edits) edit.replace(uri, toVsRange(e.range), e.newText);
+  return edit;
+}
+
+/** L10 tells the user to add a startupProbe: offer to, or say why it cannot be done here. */
+function startupProbeQuickFix(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
+  if (!findingOf(snapshot, diagnostic)) return [];
+  const found = livenessContainerAt(snapshot, diagnostic.range.start.line);
+  if (!found) return [];
+  const action = addStartupProbeAction(document, found, vscode.CodeActionKind.QuickFix);
+  action.diagnostics = [diagnostic];
+  return [action];
+}
+
+/** On a livenessProbe key of a container without a startupProbe, when no L10 already offers it. */
+function startupProbeRefactor(document: vscode.TextDocument, snapshot: ManifestSnapshot, range: vscode.Range, diagnostics: readonly vscode.Diagnostic[]): vscode.CodeAction[] {
+  const found = livenessContainerAt(snapshot, range.start.line);
+  const liveness = found?.container.probe('liveness');
+  if (!found || !liveness || startupProbeObstacle(found.container)) return [];
+  const keyRange = toVsRange(liveness.keyRange, found.placed.lineOffset);
+  if (!keyRange.intersection(range)) return [];
+  if (diagnostics.some((d) => ruleOf(d) === LIVENESS_KILLS_EARLY && d.range.isEqual(keyRange))) return [];
+  return [addStartupProbeAction(document, found, vscode.CodeActionKind.RefactorRewrite)];
+}
+
+function addStartupProbeAction(document: vscode.TextDocument, found: PlacedContainer, kind: vscode.CodeActionKind): vscode.CodeAction {
+  const action = new vscode.CodeAction(ADD_STARTUP_PROBE_TITLE, kind);
+  const obstacle = startupProbeObstacle(found.container);
+  // Shown greyed out with the reason: L10 said "add a startupProbe", so silence would puzzle.
+  if (obstacle) action.disabled = { reason: obstacle };
+  const line = toVsRange((found.container.probe('liveness') as ProbeModel).keyRange, found.placed.lineOffset).start.line;
+  const args: AddStartupProbeArgs = [document.uri, line];
+  action.command = { command: ADD_STARTUP_PROBE_COMMAND, title: ADD_STARTUP_PROBE_TITLE, arguments: args };
+  return action;
+}
+
+/** A container of the file, with the pod spec that places its chunk-relative ranges in the file. */
+interface PlacedContainer {
+  readonly placed: PlacedPodSpec;
+  readonly container: ContainerModel;
+}
+
+/**
+ * The container a command or action on `line` is about: the one whose livenessProbe key is on
+ * that line, else the one whose text holds the line (so the cursor anywhere in a container will
+ * do). Several containers on one line (flow style) resolve to the first.
+ */
+function livenessContainerAt(snapshot: ManifestSnapshot, line: number): PlacedContainer | undefined {
+  const all = snapshot.podSpecs.flatMap((placed) => placed.spec.containers.map((container) => ({ placed, container })));
+  const onKey = all.find(({ placed, container }) => {
+    const liveness = container.probe('liveness');
+    return liveness !== undefined && liveness.keyRange.start.line + placed.lineOffset === line;
+  });
+  if (onKey) return onKey;
+  return all.find(({ placed, container }) => container.range.start.line + placed.lineOffset <= line && line <= container.range.end.line + placed.lineOffset);
+}
+
+/**
+ * Arguments of `probeLens.addStartupProbe`, all optional:
+ * - `uri` (a `vscode.Uri` or its string form): the manifest; default the active editor's.
+ * - `line`: 0-based line of the container's `livenessProbe` key, or any line inside the container;
+ *   default the active editor's cursor line.
+ * - `budgetSeconds`: how long the app may take to start; without it the user picks one.
+ * It resolves to `true` when the startupProbe was inserted, `false` otherwise (cancelled, or the
+ * reason shown as a warning).
+ *
+ *     await vscode.commands.executeCommand('probeLens.addStartupProbe', uri, 19, 120)
+ */
+export type AddStartupProbeArgs = [uri?: vscode.Uri | string, line?: number, budgetSeconds?: number];
+
+export function registerAddStartupProbeCommand(models: ManifestModels): vscode.Disposable {
+  return vscode.commands.registerCommand(ADD_STARTUP_PROBE_COMMAND, (...args: AddStartupProbeArgs) => addStartupProbe(models, args));
+}
+
+async function addStartupProbe(models: ManifestModels, [uri, line, budgetSeconds]: AddStartupProbeArgs): Promise<boolean> {
+  const target = await targetOf(uri, line);
+  if (!target) return refuse('Open a Kubernetes manifest and put the cursor on a livenessProbe first.');
+  const found = livenessContainerAt(models.get(target.document), target.line);
+  if (!found) return refuse(`No container at line ${target.line + 1} of ${vscode.workspace.asRelativePath(target.document.uri)}.`);
+  const obstacle = startupProbeObstacle(found.container);
+  if (obstacle) return refuse(capitalised(obstacle));
+  const budget = budgetSeconds ?? (await pickBudget(found.container.probe('liveness') as ProbeModel));
+  if (budget === undefined) return false;
+  // The text may have changed while the user was choosing: derive from the current version.
+  const current = livenessContainerAt(models.get(target.document), target.line);
+  if (!current) return refuse('The container changed while the budget was being chosen; try again.');
+  const derived = deriveStartupProbe(current.container, target.document.getText(), budget, current.placed.lineOffset);
+  if (!derived.ok) return refuse(capitalised(derived.reason));
+  return vscode.workspace.applyEdit(workspaceEditOf(target.document.uri, { edits: [derived.probe.edit] }));
+}
+
+async function targetOf(uri: vscode.Uri | string | undefined, line: number | undefined): Promise<{ document: vscode.TextDocument; line: number } | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const resolved = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
+  const document = resolved ? await vscode.workspace.openTextDocument(resolved) : editor?.document;
+  const at = line ?? (editor && document === editor.document ? editor.selection.active.line : undefined);
+  return document && at !== undefined ? { document, line: at } : undefined;
+}
+
+function refuse(message: string): false {
+  void vscode.window.showWarningMessage(message);
+  return false;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The budgets offered first: common start-up times, from a quick service to a slow JVM or migration. */
+const BUDGET_CHOICES_SECONDS = [30, 60, 120, 300, 600] as const;
+
+interface BudgetItem extends vscode.QuickPickItem {
+  /** `undefined` for "Custom…". */
+  readonly budgetSeconds: number | undefined;
+}
+
+/** Asks how long the app may take to start; only budgets that make the startupProbe worth having. */
+async function pickBudget(liveness: ProbeModel): Promise<number | undefined> {
+  const period = liveness.effective.periodSeconds;
+  const items: BudgetItem[] = BUDGET_CHOICES_SECONDS.filter((seconds) => !startupBudgetProblem(liveness, seconds)).map((seconds) => ({
+    label: `${seconds} s`,
+    description: `failureThreshold ${startupFailureThreshold(seconds, period)} × periodSeconds ${period}`,
+    budgetSeconds: seconds,
+  }));
+  items.push({ label: 'Custom…', description: 'type a duration: 90, 90s, 2m', budgetSeconds: undefined });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Add a startupProbe',
+    placeHolder: `How long may the app take to start? Liveness alone kills after ${livenessKillSeconds(liveness.effective)} s.`,
+  });
+  if (!picked) return undefined;
+  return picked.budgetSeconds ?? askBudget(liveness);
+}
+
+async function askBudget(liveness: ProbeModel): Promise<number | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: 'Add a startupProbe',
+    prompt: 'How long may the app take to start?',
+    placeHolder: '90s, 5m',
+    validateInput: (text) => budgetInputProblem(liveness, text),
+  });
+  return typed === undefined ? undefined : parseBudgetSeconds(typed);
+}
+
+function budgetInputProblem(liveness: ProbeModel, text: string): string | undefined {
+  const seconds = parseBudgetSeconds(text);
+  if (seconds === undefined) return 'A duration such as 90, 90s, 2m or 1h';
+  return startupBudgetProblem(liveness, seconds);
+}

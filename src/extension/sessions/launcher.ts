@@ -1,0 +1,225 @@
+import * as vscode from 'vscode';
+import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import { runWithRetries, verdictOf } from '../../core/engine/attempt';
+import { probeTypeTitle } from '../../core/engine/events';
+import { type DesiredPod, desiredPodsOf } from '../../core/engine/manager';
+import type { AttemptRequest } from '../../core/engine/target';
+import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import type { ProbeOutcome } from '../../core/probers/types';
+import { LocalTarget } from '../../core/targets/local';
+import type { ManifestModels } from '../documents/manifestModels';
+import { execCommandsOf } from '../safety/execCommands';
+import type { ExecConsent, ExecDecision } from '../safety/execConsent';
+import { SessionExecGuard } from '../safety/sessionExecGuard';
+import { probingRefusal } from '../safety/trust';
+import { readSettings } from '../settings';
+import { kubeletEventLogger } from './kubeletEventLog';
+import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
+import type { ProbingSession } from './probingSession';
+import { baseName, readScenario } from './scenarioFiles';
+import type { Sessions } from './sessions';
+import { startSimulatedSession } from './simulatedSession';
+
+/** Expected failures of starting something: a reason the user can act on. */
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+export interface LocalStart {
+  readonly uri: vscode.Uri;
+  /** Pod names (as `desiredPodsOf` names them); absent: every pod of the manifest. */
+  readonly pods?: readonly string[];
+  /** `vscode.workspace.isTrusted`, passed in so the refusal is tested without toggling trust. */
+  readonly trusted: boolean;
+}
+
+export interface SimulatedStart {
+  readonly uri: vscode.Uri;
+  readonly pods?: readonly string[];
+  readonly scenario: vscode.Uri;
+  /** Virtual seconds per real second. */
+  readonly speed: number;
+  readonly seed?: number;
+}
+
+export interface ProbeOnce {
+  readonly uri: vscode.Uri;
+  readonly pod: string;
+  readonly container: string;
+  readonly probe: ProbeType;
+  readonly trusted: boolean;
+}
+
+export interface LocalStarted {
+  readonly session: ProbingSession;
+  /** What became of the manifest's exec probes. */
+  readonly exec: ExecDecision | 'pending';
+}
+
+export interface ProbeOnceResult {
+  readonly outcome: ProbeOutcome;
+  readonly durationMs: number;
+  /** Handler calls, errors retried (P2). */
+  readonly tries: number;
+  /** The kubelet's event text for it (`Readiness probe failed: …`), or a success line. */
+  readonly message: string;
+  readonly exec: ExecDecision;
+}
+
+/** A one-off attempt is the first (and only) instance of its made-up container. */
+const ONCE_INSTANCE = 0;
+
+/**
+ * Starts sessions and one-off probes: every decision before anything runs (trust, host, which
+ * pods, exec consent), then the session, registered and following its manifest's edits. Failures
+ * are values; nothing here shows UI except the exec consent question.
+ */
+export class SessionLauncher {
+  constructor(
+    private readonly models: ManifestModels,
+    private readonly sessions: Sessions,
+    private readonly consent: ExecConsent,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async startLocal(request: LocalStart): Promise<Outcome<LocalStarted>> {
+    const refusal = probingRefusal(request.trusted);
+    if (refusal) return { ok: false, reason: refusal };
+    const settings = readSettings(request.uri);
+    const host = checkLocalHost(settings);
+    if (!host.ok) return host;
+    const manifest = await this.manifest(request.uri, request.pods);
+    if (!manifest.ok) return manifest;
+    const { document, pods } = manifest.value;
+
+    const { session, gate } = createLocalSession(
+      { id: this.sessions.nextId('local'), uri: request.uri, pods: request.pods, detail: settings.localHost, onKubeletEvent: kubeletEventLogger(this.log) },
+      settings,
+    );
+    const guard = new SessionExecGuard(request.uri, gate, this.consent, () => readSettings(request.uri).execProbes);
+    session.own(guard);
+    // The question comes before the first probe: nothing runs until it is answered.
+    const exec = await guard.review(execCommandsOf(this.allPods(this.models.get(document))));
+    if (exec === 'refused' || exec === 'disabled') this.log.info(`[${baseName(request.uri)}] exec probes will not run (${exec === 'disabled' ? 'probeLens.exec.probes is never' : 'not allowed'})`);
+    if (document.isClosed) {
+      session.dispose();
+      return { ok: false, reason: `${baseName(request.uri)} was closed before probing started` };
+    }
+    this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
+    session.sync(this.models.get(document));
+    this.register(session, `${podsTitle(pods)} probed at ${settings.localHost}${portMapText(settings.portMap)}`);
+    return { ok: true, value: { session, exec } };
+  }
+
+  async startSimulated(request: SimulatedStart): Promise<Outcome<ProbingSession>> {
+    if (!(request.speed > 0 && Number.isFinite(request.speed))) return { ok: false, reason: `the speed must be a positive number, not ${request.speed}` };
+    const manifest = await this.manifest(request.uri, request.pods);
+    if (!manifest.ok) return manifest;
+    const scenario = await readScenario(request.scenario);
+    if (!scenario.ok) return { ok: false, reason: `${baseName(request.scenario)}: ${scenario.error}` };
+    const { document, pods } = manifest.value;
+    const session = startSimulatedSession(
+      { id: this.sessions.nextId('simulated'), uri: request.uri, pods: request.pods, detail: `${request.speed}× · ${baseName(request.scenario)}`, onKubeletEvent: kubeletEventLogger(this.log) },
+      this.models.get(document),
+      { scenario: scenario.scenario, speed: request.speed, seed: request.seed ?? 1 },
+    );
+    this.follow(session);
+    // A saved scenario plays again from t = 0: the scenario is the script the whole run follows.
+    session.own(
+      vscode.workspace.onDidSaveTextDocument((saved) => {
+        if (saved.uri.toString() !== request.scenario.toString() || session.isStopped) return;
+        void this.startSimulated(request).then((restarted) => {
+          if (!restarted.ok) void vscode.window.showWarningMessage(`Probe Lens: the simulation keeps its scenario: ${restarted.reason}`);
+        });
+      }),
+    );
+    this.register(session, `${podsTitle(pods)} at ${request.speed}× with ${baseName(request.scenario)}`);
+    return { ok: true, value: session };
+  }
+
+  /** One attempt of one probe, with its retries (P2), against this machine; nothing is left running after. */
+  async runOnce(request: ProbeOnce): Promise<Outcome<ProbeOnceResult>> {
+    const refusal = probingRefusal(request.trusted);
+    if (refusal) return { ok: false, reason: refusal };
+    const settings = readSettings(request.uri);
+    const host = checkLocalHost(settings);
+    if (!host.ok) return host;
+    const manifest = await this.manifest(request.uri, [request.pod]);
+    if (!manifest.ok) return manifest;
+    const { document, pods } = manifest.value;
+    const pod = pods[0] as DesiredPod;
+    const container = pod.spec.containers.find((c) => c.name === request.container && PROBING_CONTAINERS.includes(c.kind));
+    if (!container) return { ok: false, reason: `pod ${pod.identity.name} has no container named ${request.container} that runs probes` };
+    const probe = container.probe(request.probe);
+    if (!probe) return { ok: false, reason: `container ${container.name} has no ${request.probe} probe` };
+
+    const exec = probe.effective.handler?.type === 'exec' ? await this.consent.decide(request.uri, execCommandsOf(this.allPods(this.models.get(document))), settings.execProbes) : 'none';
+    const target = new LocalTarget(localTargetOptions(settings, exec === 'allowed'));
+    const began = performance.now();
+    const attempt: AttemptRequest = {
+      pod: pod.identity,
+      podSpec: pod.spec,
+      container,
+      type: probe.type,
+      probe: probe.effective,
+      containerId: `local://${pod.identity.name}/${container.name}/once`,
+      startedAt: began,
+      instance: ONCE_INSTANCE,
+    };
+    const { outcome, tries } = await new Promise<{ outcome: ProbeOutcome; tries: number }>((resolve) => runWithRetries((done) => target.attempt(attempt, done), (o, n) => resolve({ outcome: o, tries: n })));
+    target.dispose();
+    const durationMs = performance.now() - began;
+    const message = verdictOf(probe.type, outcome).event?.message ?? `${probeTypeTitle(probe.type)} probe ${outcome.result === 'unknown' ? 'failed' : 'succeeded'}${outcome.output ? `: ${outcome.output}` : ''}`;
+    const where = `${pod.identity.name}/${container.name}`;
+    const line = `[${baseName(request.uri)}] run once ${where} ${probe.type}: ${outcome.result} in ${Math.round(durationMs)} ms (${tries} ${tries === 1 ? 'try' : 'tries'}) — ${message}`;
+    if (outcome.result === 'success') this.log.info(line);
+    else this.log.warn(line);
+    return { ok: true, value: { outcome, durationMs, tries, message, exec } };
+  }
+
+  /** The manifest's document, its current snapshot and the chosen pods (all, when none are named). */
+  async manifest(uri: vscode.Uri, names?: readonly string[]): Promise<Outcome<{ document: vscode.TextDocument; snapshot: ManifestSnapshot; pods: DesiredPod[] }>> {
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(uri);
+    } catch (error) {
+      return { ok: false, reason: `cannot open ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (document.languageId !== 'yaml') return { ok: false, reason: `${baseName(uri)} is not a YAML manifest` };
+    const snapshot = this.models.get(document);
+    const all = this.allPods(snapshot);
+    if (all.length === 0) return { ok: false, reason: `${baseName(uri)} has no pod spec to probe` };
+    if (!names) return { ok: true, value: { document, snapshot, pods: all } };
+    const missing = names.filter((name) => !all.some((p) => p.identity.name === name));
+    if (missing.length > 0) return { ok: false, reason: `${baseName(uri)} has no pod named ${missing.join(', ')} (it has ${all.map((p) => p.identity.name).join(', ')})` };
+    return { ok: true, value: { document, snapshot, pods: all.filter((p) => names.includes(p.identity.name)) } };
+  }
+
+  /**
+   * Re-syncs the session on every re-read of its manifest (the Manager restarts only what changed),
+   * then runs `after`. A closed document keeps its pods running as last read.
+   */
+  private follow(session: ProbingSession, after?: (snapshot: ManifestSnapshot) => void): void {
+    const key = session.uri.toString();
+    session.own(
+      this.models.onDidUpdate(({ document, snapshot }) => {
+        if (document.uri.toString() !== key || document.isClosed) return;
+        session.sync(snapshot);
+        after?.(snapshot);
+      }),
+    );
+  }
+
+  /** Into the registry (replacing the manifest's previous session), with its start and stop logged. */
+  private register(session: ProbingSession, what: string): void {
+    this.sessions.add(session);
+    this.log.info(`[${session.label}] ${session.kind} session ${session.id} started: ${what}`);
+    session.onDidStop(() => this.log.info(`[${session.label}] ${session.kind} session ${session.id} stopped at t=${session.elapsedSeconds.toFixed(1)}s`));
+  }
+
+  private allPods(snapshot: ManifestSnapshot): DesiredPod[] {
+    return desiredPodsOf(snapshot.documents);
+  }
+}
+
+function portMapText(portMap: ReadonlyMap<number, number>): string {
+  return portMap.size === 0 ? '' : ` (ports ${[...portMap].map(([c, l]) => `${c}→${l}`).join(', ')})`;
+}

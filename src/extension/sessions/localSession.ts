@@ -1,0 +1,51 @@
+import { RealClock } from '../../core/engine/clock';
+import type { DesiredPod } from '../../core/engine/manager';
+import { isLoopback, LocalTarget, type LocalTargetOptions, ObservedProcesses } from '../../core/targets/local';
+import { ExecGate } from '../safety/execGate';
+import type { ProbeLensSettings } from '../settings';
+import { ProbingSession, type SessionOptions } from './probingSession';
+
+/** The kubelet has been up an hour: no start-up jitter (W4) for a session the user just started, as in `probe-lens run`. */
+const KUBELET_UP_MS = 3_600_000;
+
+export type HostCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** The pod IP stands for `probeLens.local.host`: the loopback, or a host the settings allow. */
+export function checkLocalHost(settings: ProbeLensSettings): HostCheck {
+  const host = settings.localHost;
+  if (isLoopback(host) || settings.allowedHosts.has(host)) return { ok: true };
+  return { ok: false, reason: `probeLens.local.host is ${host}, not the loopback: add "${host}" to probeLens.local.allowedHosts to probe it` };
+}
+
+/** The target options a local session or a one-off probe uses, from the settings. */
+export function localTargetOptions(settings: ProbeLensSettings, allowExec: boolean): LocalTargetOptions {
+  return { host: settings.localHost, portMap: settings.portMap, allowExec, allowedHosts: settings.allowedHosts, minorVersion: settings.minorVersion, baseEnv: process.env };
+}
+
+export interface LocalSession {
+  readonly session: ProbingSession;
+  /** Which exec command lines may run; the consent guard opens it. */
+  readonly gate: ExecGate;
+}
+
+/**
+ * A local session: the real clock, your processes on this machine (observed, never started or
+ * killed: kills and restarts are the kubelet's decisions, reported), probes through an exec gate
+ * that is closed until the user agrees. Not yet synced: the caller syncs it with its first snapshot.
+ */
+export function createLocalSession(options: Omit<SessionOptions, 'kind'>, settings: ProbeLensSettings): LocalSession {
+  const gate = new ExecGate(new LocalTarget(localTargetOptions(settings, true)), new LocalTarget(localTargetOptions(settings, false)));
+  const clock = new RealClock();
+  const epoch = clock.now();
+  const session = new ProbingSession(
+    { ...options, kind: 'local' },
+    { clock, epoch, kubeletStartedAt: epoch - KUBELET_UP_MS, random: Math.random, target: gate, processes: new ObservedProcesses(), idScheme: 'local', owned: [] },
+  );
+  return { session, gate };
+}
+
+/** `web`, `web, api`, `3 pods`: for messages. */
+export function podsTitle(pods: readonly DesiredPod[]): string {
+  if (pods.length > 3) return `${pods.length} pods`;
+  return pods.map((p) => p.identity.name).join(', ');
+}

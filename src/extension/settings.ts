@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { parseKubernetesVersion } from '../core/check';
+import type { CheckSettings } from '../core/editing/incrementalChecker';
+import { DEFAULT_MINOR_VERSION } from '../core/manifest';
+import { normaliseRuleIds } from '../core/rules/registry';
+
+/** Every `probeLens.*` setting, read once per use and typed; invalid values fall back to defaults. */
+export interface ProbeLensSettings {
+  readonly kubectlPath: string;
+  /** Minor version of Kubernetes 1.x. */
+  readonly minorVersion: number;
+  readonly disabledRules: ReadonlySet<string>;
+  readonly expectedStartupSeconds: number | undefined;
+  readonly debounceMs: number;
+  /** Where a local session sends probes for the pod IP. */
+  readonly localHost: string;
+  /** Container port → local port. */
+  readonly portMap: ReadonlyMap<number, number>;
+  /** Hosts other than the loopback that probes may reach. */
+  readonly allowedHosts: ReadonlySet<string>;
+  /** `ask`: exec probes run after the user agrees for that manifest; `never`: they don't run. */
+  readonly execProbes: 'ask' | 'never';
+}
+
+export const SECTION = 'probeLens';
+
+export function readSettings(scope?: vscode.Uri): ProbeLensSettings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const expected = config.get<number | null>('expectedStartupSeconds', null);
+  return {
+    kubectlPath: config.get<string>('kubectlPath', 'kubectl') || 'kubectl',
+    minorVersion: parseKubernetesVersion(config.get<string>('kubernetesVersion', '1.33')) ?? DEFAULT_MINOR_VERSION,
+    disabledRules: new Set(normaliseRuleIds(config.get<string[]>('disabledRules', [])).known),
+    expectedStartupSeconds: typeof expected === 'number' && expected >= 0 ? expected : undefined,
+    debounceMs: clamp(config.get<number>('debounceMs', 200), 0, 5000),
+    localHost: config.get<string>('local.host', '127.0.0.1') || '127.0.0.1',
+    portMap: portMapOf(config.get<Record<string, unknown>>('local.portMap', {})),
+    allowedHosts: new Set(config.get<string[]>('local.allowedHosts', [])),
+    execProbes: config.get<string>('exec.probes', 'ask') === 'never' ? 'never' : 'ask',
+  };
+}
+
+export function checkSettingsOf(settings: ProbeLensSettings): CheckSettings {
+  const context = { minorVersion: settings.minorVersion, ...(settings.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: settings.expectedStartupSeconds } : {}) };
+  return { disabledRules: settings.disabledRules, context };
+}
+
+/** `{"8080": 18080}`; entries that are not two valid ports are ignored. */
+function portMapOf(raw: Record<string, unknown>): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const [container, local] of Object.entries(raw ?? {})) {
+    const c = Number(container);
+    if (isPort(c) && typeof local === 'number' && isPort(local)) map.set(c, local);
+  }
+  return map;
+}
+
+function isPort(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && n <= 65535;
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
+}

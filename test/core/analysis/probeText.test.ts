@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { containerStatusTitle, handlerTitle, liveProbeTitle, probeHoverMarkdown, staticProbeTitle } from '../../../src/core/analysis/probeText';
+import { parseManifest, type ProbeModel } from '../../../src/core/manifest';
+import type { ContainerSummary, ProbeSummary } from '../../../src/core/session/summary';
+import { podWith } from '../../helpers/manifests';
+
+function probes(fields: string): ProbeModel[] {
+  return parseManifest(podWith(fields)).documents[0]!.podSpecs[0]!.containers[0]!.probes as ProbeModel[];
+}
+
+const probe = (fields: string, type: ProbeModel['type']) => probes(fields).find((p) => p.type === type)!;
+
+function summary(partial: Partial<ProbeSummary>): ProbeSummary {
+  return { attempts: 0, successes: 0, recent: [], lastOutput: '', lastError: undefined, lastDurationMs: 0, result: undefined, ...partial };
+}
+
+describe('code lens titles (issue 4: static)', () => {
+  test('startup budget is d + f × p', () => {
+    assert.equal(staticProbeTitle(probe('startupProbe: {tcpSocket: {port: 80}, initialDelaySeconds: 10, failureThreshold: 30, periodSeconds: 10}', 'startup')), 'startup budget 310 s');
+  });
+
+  test('liveness without a startupProbe kills at d + f × p after start', () => {
+    assert.equal(staticProbeTitle(probe('livenessProbe: {httpGet: {port: 80}}', 'liveness')), 'liveness kills after 30 s');
+  });
+
+  test('liveness behind a startupProbe kills after f × p of failures', () => {
+    const fields = 'livenessProbe: {httpGet: {port: 80}, initialDelaySeconds: 100, periodSeconds: 5}\nstartupProbe: {httpGet: {port: 80}}';
+    assert.equal(staticProbeTitle(probe(fields, 'liveness')), 'liveness kills after 15 s failing');
+  });
+
+  test('readiness goes unready after f × p of failures', () => {
+    assert.equal(staticProbeTitle(probe('readinessProbe: {httpGet: {port: 80}, periodSeconds: 2, failureThreshold: 5}', 'readiness')), 'unready after 10 s failing');
+  });
+});
+
+describe('code lens titles (issue 4: live)', () => {
+  test('no attempt yet', () => {
+    assert.equal(liveProbeTitle('readiness', undefined, 3), '○ waiting for the first attempt');
+  });
+
+  test('passing', () => {
+    assert.equal(liveProbeTitle('readiness', summary({ attempts: 12, successes: 12, recent: ['success'], lastDurationMs: 4.2, result: 'Success' }), 3), '● ready · 12/12 ok · 4 ms');
+    assert.equal(liveProbeTitle('liveness', summary({ attempts: 1, successes: 1, recent: ['success'], result: 'Success' }), 3), '● alive · 1/1 ok · 0 ms');
+  });
+
+  test('succeeding but below successThreshold', () => {
+    assert.equal(liveProbeTitle('readiness', summary({ attempts: 1, successes: 1, recent: ['success'], lastDurationMs: 3, result: 'Failure' }), 3), '◐ not ready yet · 1/1 ok · 3 ms');
+  });
+
+  test('failing counts consecutive failures up to the threshold, skipping prober errors (P5)', () => {
+    assert.equal(liveProbeTitle('liveness', summary({ attempts: 5, successes: 3, recent: ['success', 'failure', 'unknown', 'failure'], result: 'Success' }), 3), '✖ failing 2/3');
+    assert.equal(liveProbeTitle('liveness', summary({ attempts: 9, recent: Array(9).fill('failure'), result: 'Failure' }), 3), '✖ failing 3/3');
+  });
+
+  test('container status', () => {
+    const container = { name: 'web', containerId: 'x', state: 'running', reason: undefined, restartCount: 2, started: true, ready: true, probes: new Map() } as ContainerSummary;
+    assert.equal(containerStatusTitle(container), 'started · ready · restarts 2');
+    assert.equal(containerStatusTitle({ ...container, started: false, ready: false, restartCount: 0, reason: 'CrashLoopBackOff' }), 'not started · not ready · restarts 0 · CrashLoopBackOff');
+  });
+});
+
+describe('hover', () => {
+  test('handler titles', () => {
+    const [http, tcp, exec] = [
+      probe('livenessProbe: {httpGet: {path: healthz, port: http}}', 'liveness'),
+      probe('livenessProbe: {tcpSocket: {port: 5432}}', 'liveness'),
+      probe('livenessProbe: {exec: {command: [cat, /tmp/ok]}}', 'liveness'),
+    ];
+    assert.equal(handlerTitle(http.effective.handler), 'httpGet http://:http/healthz');
+    assert.equal(handlerTitle(tcp.effective.handler), 'tcpSocket :5432');
+    assert.equal(handlerTitle(exec.effective.handler), 'exec cat /tmp/ok');
+  });
+
+  test('effective values mark defaults, and the timing analysis names the window', () => {
+    const markdown = probeHoverMarkdown(probe('livenessProbe: {httpGet: {port: 80}, periodSeconds: 5}', 'liveness'));
+    assert.match(markdown, /\| periodSeconds \| 5 \|/);
+    assert.match(markdown, /\| failureThreshold \| 3 \*\(default\)\* \|/);
+    assert.match(markdown, /between 10 s and 15 s after the container starts/);
+    assert.match(markdown, /it then has 30 s to stop/);
+  });
+
+  test('recent attempts while probing', () => {
+    const markdown = probeHoverMarkdown(probe('readinessProbe: {httpGet: {port: 80}}', 'readiness'), summary({ attempts: 3, successes: 2, recent: ['success', 'success', 'failure'], lastOutput: 'HTTP probe failed with statuscode: 503' }));
+    assert.match(markdown, /Last 3 attempts:\*\* ● ● ✖ \(2\/3 ok\)/);
+    assert.match(markdown, /Last output:\*\* `HTTP probe failed with statuscode: 503`/);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Activation and diagnostics, inside a real VS Code extension host against the fixture
+ * workspace test/e2e/fixtures/workspace (a throw-away copy of it).
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { test, waitFor } from '../harness';
+
+/** publisher.name from package.json. */
+const EXTENSION_ID = 'probe-lens.probe-lens';
+
+/** What web-deployment.yaml must produce: rule, severity, 0-based range, a piece of the message. */
+const WEB_DEPLOYMENT_FINDINGS = [
+  ['L10', 'Warning', '20:10-20:23', 'before readiness even begins at 60 s'],
+  ['P06', 'Error', '23:20-23:26', 'httpGet.port: Invalid value: "8080"'],
+  ['L04', 'Information', '23:20-23:26', '"8080" is a string'],
+  ['P12', 'Error', '24:30-24:31', 'livenessProbe.successThreshold: Invalid value: 2: must be 1'],
+  ['L19', 'Error', '34:23-34:58', 'is a single argument'],
+  ['L21', 'Information', '34:23-34:58', 'curl without --max-time'],
+] as const;
+
+function extension(): vscode.Extension<unknown> {
+  const found = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(found, `${EXTENSION_ID} is not loaded: is the harness passing extensionDevelopmentPath?`);
+  return found;
+}
+
+function fixtureUri(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the fixture workspace is open');
+  return vscode.Uri.joinPath(folder.uri, name);
+}
+
+/** Not a preview editor: the next opened file would replace it and close the document. */
+async function openFixture(name: string): Promise<vscode.TextDocument> {
+  const document = await vscode.workspace.openTextDocument(fixtureUri(name));
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document;
+}
+
+function probeLensDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'probe-lens');
+}
+
+/** The first non-empty set of diagnostics published for the document. */
+function published(document: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
+  return waitFor(() => {
+    const found = probeLensDiagnostics(document.uri);
+    return found.length > 0 && found;
+  }, 10_000, `probe-lens diagnostics on ${document.fileName}`);
+}
+
+function ruleId(diagnostic: vscode.Diagnostic): string {
+  const code = diagnostic.code;
+  return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+function describe(diagnostic: vscode.Diagnostic): string {
+  const { start, end } = diagnostic.range;
+  return `${ruleId(diagnostic)} ${vscode.DiagnosticSeverity[diagnostic.severity]} ${start.line}:${start.character}-${end.line}:${end.character}`;
+}
+
+function sortedDescriptions(diagnostics: readonly vscode.Diagnostic[]): string[] {
+  return diagnostics.map(describe).sort();
+}
+
+function seen(uri: vscode.Uri): string {
+  return sortedDescriptions(probeLensDiagnostics(uri)).join(', ') || 'none';
+}
+
+function sameDiagnostics(uri: vscode.Uri, expected: readonly string[]): boolean {
+  return sortedDescriptions(probeLensDiagnostics(uri)).join() === expected.join();
+}
+
+const EXPECTED_DESCRIPTIONS = WEB_DEPLOYMENT_FINDINGS.map(([rule, severity, range]) => `${rule} ${severity} ${range}`).sort();
+
+test('the extension activates when a YAML file is opened, not before', async () => {
+  const probeLens = extension();
+  // A non-YAML document must not wake it (activationEvents: onLanguage:yaml only). This holds
+  // only while no earlier test has opened YAML: keep this the first test of the first suite.
+  await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'not a manifest' });
+  assert.equal(probeLens.isActive, false, 'active before any YAML file was opened');
+
+  const document = await openFixture('web-deployment.yaml');
+  assert.equal(document.languageId, 'yaml');
+  await waitFor(() => probeLens.isActive, 10_000, 'the extension to activate');
+});
+
+test('web-deployment.yaml gets exactly the expected probe-lens diagnostics', async () => {
+  const document = await openFixture('web-deployment.yaml');
+  const diagnostics = await published(document);
+
+  assert.deepEqual(sortedDescriptions(diagnostics), EXPECTED_DESCRIPTIONS);
+  for (const [rule, , range, messagePart] of WEB_DEPLOYMENT_FINDINGS) {
+    const diagnostic = diagnostics.find((d) => ruleId(d) === rule && describe(d).endsWith(range));
+    assert.ok(diagnostic, `${rule} at ${range}`);
+    assert.ok(diagnostic.message.includes(messagePart), `${rule} message: ${diagnostic.message}`);
+  }
+});
+
+test('each diagnostic code is its rule id, linking to that rule in docs/rules.md', async () => {
+  const document = await openFixture('web-deployment.yaml');
+  const diagnostics = await published(document);
+  const rulesDoc = vscode.Uri.joinPath(extension().extensionUri, 'docs', 'rules.md');
+  const rulesText = new TextDecoder().decode(await vscode.workspace.fs.readFile(rulesDoc));
+
+  for (const diagnostic of diagnostics) {
+    const code = diagnostic.code;
+    assert.ok(typeof code === 'object', `${describe(diagnostic)}: code has a target`);
+    assert.match(String(code.value), /^[DPLY]\d\d$/);
+    assert.equal(code.target.toString(), rulesDoc.with({ fragment: String(code.value).toLowerCase() }).toString());
+    // The fragment is the Markdown anchor of the rule's "### ID" heading, which must exist.
+    assert.match(rulesText, new RegExp(`^### ${code.value}$`, 'm'), `docs/rules.md has a section for ${code.value}`);
+  }
+});
+
+test('healthy.yaml has no findings; a mistake typed into it appears, and goes when reverted', async () => {
+  const document = await openFixture('healthy.yaml');
+  const anchor = 'periodSeconds: 10'; // the livenessProbe's, the only one with 10
+  const offset = document.getText().indexOf(anchor);
+  assert.ok(offset > 0 && document.getText().indexOf(anchor, offset + 1) < 0, `one "${anchor}" in healthy.yaml`);
+  const at = document.positionAt(offset);
+
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(document.uri, at, 'successThreshold: 2\n' + ' '.repeat(at.character));
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  const afterEdit = await published(document);
+  assert.deepEqual(sortedDescriptions(afterEdit), [`P12 Error ${at.line}:${at.character + 'successThreshold: '.length}-${at.line}:${at.character + 'successThreshold: 2'.length}`]);
+
+  await vscode.window.showTextDocument(document, { preview: false });
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  assert.equal(document.isDirty, false);
+  // Re-checked after the revert: an empty list now means "checked, nothing found".
+  await waitFor(() => probeLensDiagnostics(document.uri).length === 0, 10_000, () => `no diagnostics after the revert; saw ${seen(document.uri)}`);
+});
+
+test('probeLens.disabledRules hides those rules and brings them back when cleared', async () => {
+  const document = await openFixture('web-deployment.yaml');
+  const settings = () => vscode.workspace.getConfiguration('probeLens', document.uri);
+  // Global = the harness's throw-away user profile, so no settings file lands in the workspace.
+  await settings().update('disabledRules', ['L04', 'l21'], vscode.ConfigurationTarget.Global);
+  try {
+    const withoutInfos = EXPECTED_DESCRIPTIONS.filter((d) => !d.startsWith('L04 ') && !d.startsWith('L21 '));
+    await waitFor(() => sameDiagnostics(document.uri, withoutInfos), 10_000, () => `${withoutInfos.join(', ')}; saw ${seen(document.uri)}`);
+  } finally {
+    await settings().update('disabledRules', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await waitFor(() => sameDiagnostics(document.uri, EXPECTED_DESCRIPTIONS), 10_000, () => `all six diagnostics again; saw ${seen(document.uri)}`);
+});

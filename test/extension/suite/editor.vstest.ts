@@ -1,0 +1,67 @@
+/**
+ * The editing surfaces inside a real VS Code: code lenses and hovers on the fixture
+ * editor/shop.yaml, and the incremental re-read of a multi-document file.
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ProbeLensApi } from '../../../src/extension/extension';
+import { test, waitFor } from '../harness';
+import { activateProbeLens, openFixture } from '../workbench';
+
+function lensLines(lenses: readonly vscode.CodeLens[]): string[] {
+  return lenses.map((lens) => `${lens.range.start.line}: ${lens.command?.title ?? '(unresolved)'}`);
+}
+
+test('code lenses: actions on each probing container, the timing of each probe', async () => {
+  await activateProbeLens();
+  const document = await openFixture('editor/shop.yaml');
+  const lenses = await waitFor(async () => {
+    const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 100);
+    return found.length > 0 && found;
+  }, 10_000, 'code lenses on shop.yaml');
+  assert.deepEqual(lensLines(lenses), [
+    '12: $(play) Run probes',
+    '12: $(beaker) Simulate',
+    '17: startup budget 300 s',
+    '21: liveness kills after 30 s failing',
+    '23: unready after 15 s failing',
+    '35: $(play) Run probes',
+    '35: $(beaker) Simulate',
+    '37: liveness kills after 65 s',
+  ]);
+  const run = lenses[0]?.command;
+  assert.equal(run?.command, 'probeLens.startProbing');
+  assert.deepEqual(run?.arguments, [{ uri: document.uri, pod: 'shop' }]);
+});
+
+test('hover on a probe: effective values with defaults marked, and when it acts', async () => {
+  const document = await openFixture('editor/shop.yaml');
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(22, 20));
+  const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+  assert.match(text, /\*\*livenessProbe\*\* of `api`/);
+  assert.match(text, /\| periodSeconds \| 10 \*\(default\)\* \|/);
+  assert.match(text, /after 30 s of failures once the startup probe has succeeded/);
+  const outside = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(3, 4));
+  assert.ok(!outside.some((h) => h.contents.some((c) => (typeof c === 'string' ? c : c.value).includes('Probe**'))), 'no probe hover on metadata');
+});
+
+test('an edit in one document of twenty re-reads only that document', async () => {
+  const api: ProbeLensApi = await activateProbeLens();
+  const pod = (i: number) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p${i}\nspec:\n  containers:\n    - name: c\n      image: x\n      livenessProbe:\n        httpGet: {path: /, port: 80}\n        successThreshold: 1\n`;
+  const content = Array.from({ length: 20 }, (_, i) => pod(i)).join('---\n');
+  const document = await vscode.workspace.openTextDocument({ language: 'yaml', content });
+  await vscode.window.showTextDocument(document, { preview: false });
+  api.models.get(document);
+  const before = api.models.chunksRead;
+  const line = content.split('\n').findIndex((l, i, all) => l.includes('successThreshold') && all.slice(0, i).filter((x) => x === '---').length === 7);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(line, 26, line, 27), '2');
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  const diagnostics = await waitFor(() => {
+    const found = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'probe-lens');
+    return found.length > 0 && found;
+  }, 5_000, 'the P12 diagnostic of the edited document');
+  assert.deepEqual(diagnostics.map((d) => `${d.range.start.line} ${typeof d.code === 'object' ? d.code.value : d.code}`), [`${line} P12`]);
+  assert.equal(api.models.chunksRead - before, 1, 'one chunk read for the edit');
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+});

@@ -1,0 +1,235 @@
+/**
+ * Quick fixes inside a real VS Code extension host, on test/e2e/fixtures/workspace/quickfixes/
+ * fixable.yaml (a throw-away copy): every fix is asked for the way the light bulb asks
+ * (`vscode.executeCodeActionProvider` on the diagnostic's range), applied, and the text it leaves
+ * compared exactly; then the document is reverted, never saved.
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ProbeLensApi } from '../../../src/extension/extension';
+import { ProbeQuickFixes } from '../../../src/extension/quickFixes';
+import { test, waitFor } from '../harness';
+
+const FIXTURE = 'quickfixes/fixable.yaml';
+const ADD_STARTUP_PROBE = 'probeLens.addStartupProbe';
+const ADD_STARTUP_PROBE_TITLE = 'Add a startupProbe derived from the livenessProbe…';
+
+/** Each rule fix of the fixture: rule, title offered, and the one replacement it makes. */
+const RULE_FIXES: readonly (readonly [rule: string, title: string, before: string, after: string])[] = [
+  ['L04', 'Unquote the port: 8443', 'port: "8443"', 'port: 8443'],
+  ['P07', 'Change the scheme to HTTPS', 'scheme: https', 'scheme: HTTPS'],
+  ['P12', 'Set successThreshold to 1', 'successThreshold: 2', 'successThreshold: 1'],
+  ['D01', 'Rename to failureThreshold', 'failureTreshold: 5', 'failureThreshold: 5'],
+  ['L05', 'Use port 9090', 'grpc: {port: grpc}', 'grpc: {port: 9090}'],
+  ['L19', 'Run it with sh -c', 'command: ["cat /tmp/healthy"]', 'command: ["sh", "-c", "cat /tmp/healthy"]'],
+];
+
+/** Findings of the fixture with no fix of their own (L10's is the startupProbe command). */
+const WITHOUT_RULE_FIX = ['P06', 'D02', 'L10'];
+
+/** publisher.name from package.json. */
+const EXTENSION_ID = 'probe-lens.probe-lens';
+
+/** What activate() returned: the extension's own models, which the provider reads. */
+function probeLensApi(): ProbeLensApi {
+  const extension = vscode.extensions.getExtension<ProbeLensApi>(EXTENSION_ID);
+  assert.ok(extension?.isActive, `${EXTENSION_ID} is active`);
+  return extension.exports;
+}
+
+function fixtureUri(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the fixture workspace is open');
+  return vscode.Uri.joinPath(folder.uri, name);
+}
+
+/** Not a preview editor: the next opened file would replace it and close the document. */
+async function openFixture(): Promise<vscode.TextDocument> {
+  const document = await vscode.workspace.openTextDocument(fixtureUri(FIXTURE));
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document;
+}
+
+function ruleId(diagnostic: vscode.Diagnostic): string {
+  const code = diagnostic.code;
+  return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+function probeLensDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'probe-lens');
+}
+
+function rulesOf(diagnostics: readonly vscode.Diagnostic[]): string[] {
+  return diagnostics.map(ruleId).sort();
+}
+
+const FIXTURE_RULES = [...RULE_FIXES.map(([rule]) => rule), ...WITHOUT_RULE_FIX].sort();
+
+/** The fixture's diagnostics once all of them are published (and the text is the file's). */
+async function publishedFixture(document: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
+  return waitFor(
+    () => {
+      const found = probeLensDiagnostics(document.uri);
+      return !document.isDirty && rulesOf(found).join() === FIXTURE_RULES.join() && found;
+    },
+    10_000,
+    () => `${FIXTURE_RULES.join(', ')} on ${FIXTURE}; saw ${rulesOf(probeLensDiagnostics(document.uri)).join(', ') || 'none'}`,
+  );
+}
+
+async function codeActions(uri: vscode.Uri, range: vscode.Range, kind: vscode.CodeActionKind): Promise<vscode.CodeAction[]> {
+  const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', uri, range, kind.value);
+  // A bare Command has its id in `command`; a CodeAction has a Command object there, or nothing.
+  return (actions ?? []).filter((a): a is vscode.CodeAction => typeof a.command !== 'string');
+}
+
+/**
+ * The quick fixes the light bulb shows on a diagnostic's range. VS Code asks with every diagnostic
+ * there (P06 shares L04's range) and hands back no `diagnostics` on the actions, so which
+ * diagnostic an action is for is checked on the provider itself (see the test below).
+ */
+function quickFixesAt(uri: vscode.Uri, diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
+  return codeActions(uri, diagnostic.range, vscode.CodeActionKind.QuickFix);
+}
+
+/** `text` with `before` replaced by `after`, where `before` occurs exactly once. */
+function replacedOnce(text: string, before: string, after: string): string {
+  const at = text.indexOf(before);
+  assert.ok(at >= 0 && text.indexOf(before, at + 1) < 0, `"${before}" occurs once in ${FIXTURE}`);
+  return text.slice(0, at) + after + text.slice(at + before.length);
+}
+
+/** Undoes whatever a test did to the document, from disk: nothing is ever saved. */
+async function revert(document: vscode.TextDocument, original: string): Promise<void> {
+  await vscode.window.showTextDocument(document, { preview: false });
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  await waitFor(() => !document.isDirty && document.getText() === original, 5_000, `${FIXTURE} reverted`);
+}
+
+test('on each diagnostic the light bulb offers the fixes of the findings there, preferred; each leaves exactly the corrected text', async () => {
+  const document = await openFixture();
+  const diagnostics = await publishedFixture(document);
+  const original = document.getText();
+  try {
+    for (const diagnostic of diagnostics) {
+      const rule = ruleId(diagnostic);
+      const sharingTheRange = diagnostics.filter((d) => d.range.isEqual(diagnostic.range)).map(ruleId);
+      const expected = RULE_FIXES.filter(([r]) => sharingTheRange.includes(r));
+      const withEdits = (await quickFixesAt(document.uri, diagnostic)).filter((a) => a.edit !== undefined);
+      assert.deepEqual(
+        withEdits.map((a) => a.title),
+        expected.map(([, title]) => title),
+        `the fixes on ${rule}'s range (${sharingTheRange.join(', ')})`,
+      );
+      const fix = RULE_FIXES.find(([r]) => r === rule);
+      if (!fix) continue; // P06, D02: the fix on their range was L04's, L05's, applied for those
+      const [, , before, after] = fix;
+      const action = withEdits[0] as vscode.CodeAction;
+      assert.equal(action.kind?.value, vscode.CodeActionKind.QuickFix.value);
+      assert.equal(action.isPreferred, true, `${rule}: the fix is preferred`);
+      assert.ok(await vscode.workspace.applyEdit(action.edit as vscode.WorkspaceEdit), `${rule}: edit applied`);
+      assert.equal(document.getText(), replacedOnce(original, before, after), `${rule}: the text after the fix`);
+      // The finding it fixed is gone once the edit is checked again.
+      await waitFor(() => !probeLensDiagnostics(document.uri).some((d) => ruleId(d) === rule), 10_000, `${rule} to go after its fix`);
+      await revert(document, original);
+      await publishedFixture(document);
+    }
+  } finally {
+    if (document.isDirty) await revert(document, original);
+  }
+});
+
+test('the provider matches a diagnostic to its finding by rule, range and message, and names it as the one its action fixes', async () => {
+  const document = await openFixture();
+  const diagnostics = await publishedFixture(document);
+  const provider = new ProbeQuickFixes(probeLensApi().models);
+  const actionsFor = (diagnostic: vscode.Diagnostic) =>
+    provider.provideCodeActions(document, diagnostic.range, { diagnostics: [diagnostic], only: vscode.CodeActionKind.QuickFix, triggerKind: vscode.CodeActionTriggerKind.Invoke });
+
+  for (const diagnostic of diagnostics) {
+    const rule = ruleId(diagnostic);
+    const actions = actionsFor(diagnostic);
+    const fix = RULE_FIXES.find(([r]) => r === rule);
+    const expected = fix ? [fix[1]] : rule === 'L10' ? [ADD_STARTUP_PROBE_TITLE] : [];
+    assert.deepEqual(actions.map((a) => a.title), expected, `${rule} alone`);
+    for (const action of actions) assert.deepEqual(action.diagnostics, [diagnostic]);
+  }
+  // A diagnostic of another version of the text (same rule and range, other message) is not
+  // this finding: its edit could land anywhere.
+  const l04 = diagnostics.find((d) => ruleId(d) === 'L04') as vscode.Diagnostic;
+  const stale = new vscode.Diagnostic(l04.range, `${l04.message} (an older one)`, l04.severity);
+  stale.source = l04.source;
+  stale.code = l04.code;
+  assert.deepEqual(actionsFor(stale), []);
+});
+
+test('L10 offers to add a startupProbe; its command with a budget inserts one after the livenessProbe', async () => {
+  const document = await openFixture();
+  const diagnostics = await publishedFixture(document);
+  const original = document.getText();
+  const l10 = diagnostics.find((d) => ruleId(d) === 'L10');
+  assert.ok(l10);
+  const actions = (await quickFixesAt(document.uri, l10)).filter((a) => a.command?.command === ADD_STARTUP_PROBE);
+  assert.equal(actions.length, 1, 'one "add a startupProbe" action on L10');
+  const action = actions[0] as vscode.CodeAction;
+  assert.equal(action.title, ADD_STARTUP_PROBE_TITLE);
+  assert.equal(action.kind?.value, vscode.CodeActionKind.QuickFix.value);
+  assert.notEqual(action.isPreferred, true, 'it asks for a budget, so Auto Fix must not pick it');
+  const [uri, line, ...rest] = action.command?.arguments ?? [];
+  assert.equal(String(uri), document.uri.toString());
+  assert.equal(line, l10.range.start.line, 'the line of the livenessProbe key');
+  assert.deepEqual(rest, [], 'no budget: the user picks it');
+
+  try {
+    // What the action's command does once the user picks 120 s, without the picker.
+    const applied = await vscode.commands.executeCommand<boolean>(ADD_STARTUP_PROBE, uri, line, 120);
+    assert.equal(applied, true);
+    const liveness = '            httpGet: {path: /healthz, port: 8080}\n';
+    const startup = '          startupProbe:\n            httpGet: {path: /healthz, port: 8080}\n            failureThreshold: 12\n            periodSeconds: 10\n';
+    assert.equal(document.getText(), replacedOnce(original, liveness, liveness + startup));
+    await waitFor(
+      () => rulesOf(probeLensDiagnostics(document.uri)).join() === FIXTURE_RULES.filter((r) => r !== 'L10').join(),
+      10_000,
+      () => `every finding but L10; saw ${rulesOf(probeLensDiagnostics(document.uri)).join(', ')}`,
+    );
+  } finally {
+    await revert(document, original);
+  }
+});
+
+test('a livenessProbe key without a startupProbe offers the same as a refactoring; a budget that is not a multiple of the period is rounded up', async () => {
+  const document = await openFixture();
+  await publishedFixture(document);
+  const original = document.getText();
+  const key = '          livenessProbe:\n            exec:';
+  const start = document.positionAt(original.indexOf(key) + '          '.length);
+  assert.ok(original.indexOf(key) >= 0 && original.indexOf(key, original.indexOf(key) + 1) < 0, 'the api container has the only exec liveness');
+  const keyRange = new vscode.Range(start, start.translate(0, 'livenessProbe'.length));
+
+  const actions = (await codeActions(document.uri, keyRange, vscode.CodeActionKind.RefactorRewrite)).filter((a) => a.command?.command === ADD_STARTUP_PROBE);
+  assert.equal(actions.length, 1);
+  const action = actions[0] as vscode.CodeAction;
+  assert.equal(action.title, ADD_STARTUP_PROBE_TITLE);
+  assert.equal(action.kind?.value, vscode.CodeActionKind.RefactorRewrite.value);
+  assert.equal(action.command?.arguments?.[1], start.line);
+
+  try {
+    // 95 s with the default 10 s period: ⌈95 / 10⌉ = 10 attempts, 100 s.
+    assert.equal(await vscode.commands.executeCommand<boolean>(ADD_STARTUP_PROBE, document.uri, start.line, 95), true);
+    const command = '              command: ["cat /tmp/healthy"]\n';
+    const startup = '          startupProbe:\n            exec:\n              command: ["cat /tmp/healthy"]\n            failureThreshold: 10\n            periodSeconds: 10\n';
+    assert.equal(document.getText(), replacedOnce(original, command, command + startup));
+  } finally {
+    await revert(document, original);
+  }
+});
+
+test('the add-startupProbe command refuses a budget liveness alone already covers, and changes nothing', async () => {
+  const document = await openFixture();
+  const diagnostics = await publishedFixture(document);
+  const l10 = diagnostics.find((d) => ruleId(d) === 'L10');
+  assert.ok(l10);
+  // The slow container's liveness kills at 0 + 3 × 10 = 30 s: a 30 s startupProbe adds nothing.
+  assert.equal(await vscode.commands.executeCommand<boolean>(ADD_STARTUP_PROBE, document.uri.toString(), l10.range.start.line, 30), false);
+  assert.equal(document.isDirty, false);
+});

@@ -1,0 +1,34 @@
+/**
+ * What every extension-host suite needs from the workbench: the extension's test API and the
+ * fixture workspace (test/e2e/fixtures/workspace, opened as a throw-away copy).
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ProbeLensApi } from '../../src/extension/extension';
+
+/** publisher.name from package.json. */
+export const EXTENSION_ID = 'probe-lens.probe-lens';
+
+export function probeLensExtension(): vscode.Extension<ProbeLensApi> {
+  const found = vscode.extensions.getExtension<ProbeLensApi>(EXTENSION_ID);
+  assert.ok(found, `${EXTENSION_ID} is not loaded: is the harness passing extensionDevelopmentPath?`);
+  return found;
+}
+
+/** The API `activate()` returns (activating the extension if nothing has yet). */
+export function activateProbeLens(): Promise<ProbeLensApi> {
+  return Promise.resolve(probeLensExtension().activate());
+}
+
+export function fixtureUri(relative: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the fixture workspace is open');
+  return vscode.Uri.joinPath(folder.uri, ...relative.split('/'));
+}
+
+/** Not a preview editor: the next opened file would replace it and close the document. */
+export async function openFixture(relative: string): Promise<vscode.TextDocument> {
+  const document = await vscode.workspace.openTextDocument(fixtureUri(relative));
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document;
+}
