@@ -28,7 +28,7 @@ export async function runExtensionBenchmark(log: (line: string) => void): Promis
       const lines = (pending + chunk.toString('utf8')).split('\n');
       pending = lines.pop() ?? '';
       // The benchmark's own lines are indented; the harness's are its progress.
-      for (const line of lines) if (/^ {2}\S/.test(line) || /passed, \d+ failed/.test(line)) log(line.startsWith('  ✔') ? `  ${line.trim()}` : line);
+      for (const line of lines) if (/^ {2,}\S/.test(line) || /passed, \d+ failed/.test(line)) log(line.startsWith('  ✔') ? `  ${line.trim()}` : line);
     });
     child.on('close', (status) => done(status ?? 1));
   });

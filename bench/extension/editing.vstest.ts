@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { checkText } from '../../src/core/check';
+import type { ProbeLensApi } from '../../src/extension/extension';
 import { test, waitFor } from '../../test/extension/harness';
 import { probeLensExtension } from '../../test/extension/workbench';
 import { generateManifest } from '../generate';
@@ -28,10 +29,11 @@ async function openUntitled(content: string): Promise<vscode.TextDocument> {
   return document;
 }
 
-/** Replaces one character on `line` (a digit of a value) and returns the new text's version. */
-async function typeOn(document: vscode.TextDocument, line: number, character: number, text: string): Promise<void> {
+/** Replaces the digit at `line`:`character` with another one: every edit changes the text. */
+async function typeOn(document: vscode.TextDocument, line: number, character: number): Promise<void> {
+  const current = document.lineAt(line).text[character];
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(line, character, line, character + text.length), text);
+  edit.replace(document.uri, new vscode.Range(line, character, line, character + 1), current === '7' ? '8' : '7');
   assert.ok(await vscode.workspace.applyEdit(edit));
 }
 
@@ -54,62 +56,76 @@ test('activation', async () => {
   assert.deepEqual(probersLoaded, [], 'undici and grpc-js load with a session, not with the extension');
 }, { timeoutMs: 60_000 });
 
+/**
+ * Edits a document and makes sure the editor has read that version: whoever reads it first (the
+ * debounce, the code-lens request, or this call), `lastReadMs` is then that read's duration.
+ */
+async function editAndSettle(api: ProbeLensApi, document: vscode.TextDocument, at: { line: number; character: number }): Promise<void> {
+  await typeOn(document, at.line, at.character);
+  api.models.get(document);
+}
+
+/** Median time of a whole `checkText` of the text, warmed up first (it runs from a copy of core). */
+function wholeCheckMs(text: string): number {
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    checkText(text, { file: 'bench.yaml' });
+    if (i >= 2) times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
 test('diagnostics for a 2 000-line manifest after the edit settles', async () => {
   const manifest = generateManifest(2_000);
   const document = await openUntitled(manifest.text);
   const api = await probeLensExtension().activate();
   api.models.get(document);
   const lines = periodLines(manifest.text);
-  const sinceSettled: number[] = [];
-  const wholeRead: number[] = [];
+  const latencies: number[] = [];
   for (let i = 0; i < 20; i++) {
     const at = lines[(i * 7) % lines.length] ?? { line: 0, character: 0 };
-    await typeOn(document, at.line, at.character, String((i % 8) + 2));
-    // The edit has settled when the debounce fires; from then on it is Probe Lens's time.
-    const settled = new Promise<number>((resolve) => {
-      const subscription = api.models.onDidUpdate(({ document: updated }) => {
-        if (updated !== document) return;
-        subscription.dispose();
-        resolve(performance.now());
-      });
-    });
-    const read = performance.now();
-    api.models.get(document);
-    const published = await settled.catch(() => performance.now());
-    sinceSettled.push(published - read);
-    const t = performance.now();
-    checkText(document.getText(), { file: 'bench.yaml' });
-    wholeRead.push(performance.now() - t);
+    const publishedBefore = api.diagnostics.lastPublishedAt;
+    await typeOn(document, at.line, at.character);
+    // The edit has settled when the debounce runs out and the read begins; from then on it is
+    // Probe Lens's time, until the findings are handed to VS Code.
+    await waitFor(() => api.diagnostics.lastPublishedAt > publishedBefore, 5_000, 'the findings of the edit');
+    latencies.push(api.diagnostics.lastPublishedAt - api.models.lastReadStartedAt);
   }
-  const ms = median(sinceSettled);
-  report(`diagnostics, ${manifest.lines} lines in ${manifest.documents} documents: ${ms.toFixed(1)} ms from settled to published (median of 20 edits; goal ≤ ${DIAGNOSTICS_GOAL_MS} ms) ${ms <= DIAGNOSTICS_GOAL_MS ? 'PASS' : 'FAIL'}`);
-  report(`  baseline: checking the whole text again: ${median(wholeRead).toFixed(1)} ms → ${(ms / median(wholeRead)).toFixed(2)}× of it`);
+  const ms = median(latencies);
+  const whole = wholeCheckMs(document.getText());
+  report(`diagnostics, ${manifest.lines} lines in ${manifest.documents} documents: ${ms.toFixed(1)} ms from the edit settling to the findings handed to VS Code (median of 20 edits; goal ≤ ${DIAGNOSTICS_GOAL_MS} ms) ${ms <= DIAGNOSTICS_GOAL_MS ? 'PASS' : 'FAIL'}`);
+  report(`  baseline: checking the whole text again: ${whole.toFixed(1)} ms`);
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 }, { timeoutMs: 120_000 });
 
 test('a one-document edit in a 20-document file', async () => {
-  const manifest = generateManifest(1_000);
+  const manifest = generateManifest(4_000);
+  assert.ok(manifest.documents >= 20, `${manifest.documents} documents`);
   const document = await openUntitled(manifest.text);
   const api = await probeLensExtension().activate();
   api.models.get(document);
-  const at = periodLines(manifest.text)[3] ?? { line: 0, character: 0 };
-  const before = api.models.chunksRead;
-  await typeOn(document, at.line, at.character, '7');
-  const t = performance.now();
-  api.models.get(document);
-  const incrementalMs = performance.now() - t;
-  const t2 = performance.now();
-  checkText(document.getText(), { file: 'bench.yaml' });
-  const wholeMs = performance.now() - t2;
-  report(`one-document edit, ${manifest.documents} documents: ${api.models.chunksRead - before} document(s) re-read, ${incrementalMs.toFixed(1)} ms vs ${wholeMs.toFixed(1)} ms for the whole file (${(incrementalMs / wholeMs).toFixed(2)}×)`);
-  assert.equal(api.models.chunksRead - before, 1);
+  const lines = periodLines(manifest.text);
+  const reads: number[] = [];
+  const chunks: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const before = api.models.chunksRead;
+    await editAndSettle(api, document, lines[(i * 11) % lines.length] ?? { line: 0, character: 0 });
+    chunks.push(api.models.chunksRead - before);
+    reads.push(api.models.lastReadMs);
+  }
+  const ms = median(reads);
+  const whole = wholeCheckMs(document.getText());
+  report(`one-document edit, ${manifest.lines} lines in ${manifest.documents} documents: documents re-read per edit ${chunks.join(', ')}; ${ms.toFixed(1)} ms vs ${whole.toFixed(1)} ms for the whole file (${(ms / whole).toFixed(2)}×)`);
+  assert.ok(chunks.every((n) => n === 1), 'one document re-read per edit');
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 }, { timeoutMs: 60_000 });
 
 /**
  * Probe starts are timers on the extension host's thread: whatever blocks it while someone types
  * makes them late by as much. Timers on a 1 s grid (the workers' fixed-rate ticks, W3) measure it
- * while edits land in a 10k-line manifest every 100 ms for 10 s and the editor re-reads it.
+ * while someone types in a 10k-line manifest: bursts of 5 keystrokes 80 ms apart in one place,
+ * then a pause long enough for the editor to re-read (the debounce); 20 bursts in 20 places.
  */
 test('timer lateness while typing in a 10k-line manifest', async () => {
   const manifest = generateManifest(10_000);
@@ -117,25 +133,30 @@ test('timer lateness while typing in a 10k-line manifest', async () => {
   const api = await probeLensExtension().activate();
   api.models.get(document);
   const lines = periodLines(manifest.text);
-  const typing = async (reread: () => void) => {
-    const lateness = await timersWhile(async () => {
-      for (let i = 0; i < 100; i++) {
-        const at = lines[(i * 13) % lines.length] ?? { line: 0, character: 0 };
-        await typeOn(document, at.line, at.character, String((i % 8) + 2));
-        reread();
-        await new Promise((resolve) => setTimeout(resolve, 100));
+  const typing = (onPause: () => void) =>
+    timersWhile(async () => {
+      for (let burst = 0; burst < 20; burst++) {
+        const at = lines[(burst * 13) % lines.length] ?? { line: 0, character: 0 };
+        for (let key = 0; key < 5; key++) {
+          await typeOn(document, at.line, at.character);
+          await sleep(80);
+        }
+        onPause();
+        await sleep(500);
       }
     });
-    return lateness;
-  };
   const editor = await typing(() => undefined);
   const naive = await typing(() => checkText(document.getText(), { file: 'bench.yaml' }));
-  report(`timer lateness while typing (${manifest.lines} lines, ${manifest.documents} documents, 10 edits/s for 10 s, 500 timers at 1 s):`);
+  report(`timer lateness while typing (${manifest.lines} lines, ${manifest.documents} documents, 20 bursts of 5 keystrokes, 500 timers at 1 s):`);
   report(`  Probe Lens: p50 ${editor.p50.toFixed(1)} ms, p99 ${editor.p99.toFixed(1)} ms (goal ≤ ${LATENESS_GOAL_MS} ms) ${editor.p99 <= LATENESS_GOAL_MS ? 'PASS' : 'FAIL'}`);
-  report(`  baseline, re-checking the whole text on each edit: p50 ${naive.p50.toFixed(1)} ms, p99 ${naive.p99.toFixed(1)} ms`);
+  report(`  baseline, re-checking the whole text at each pause: p50 ${naive.p50.toFixed(1)} ms, p99 ${naive.p99.toFixed(1)} ms`);
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   await waitFor(() => document.isClosed, 5_000, 'the benchmark document to close');
 }, { timeoutMs: 180_000 });
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 async function timersWhile(work: () => Promise<void>): Promise<{ p50: number; p99: number }> {
   const lateness: number[] = [];

@@ -14,8 +14,19 @@ export interface CliIo {
 }
 
 export function processIo(version: string): CliIo {
+  // `probe-lens check … | head`: once the reader has gone, output stops and a running session
+  // stops as on Ctrl-C, instead of dying on an unhandled EPIPE.
+  let readerGone = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (readerGone) return;
+    readerGone = true;
+    process.emit('SIGPIPE');
+  });
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => {
+      if (!readerGone) process.stdout.write(text);
+    },
     stderr: (text) => process.stderr.write(text),
     readStdin: () => readFileSync(0, 'utf8'),
     cwd: process.cwd(),
@@ -24,9 +35,11 @@ export function processIo(version: string): CliIo {
     onInterrupt(stop) {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      process.once('SIGPIPE', stop);
       return () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
+        process.off('SIGPIPE', stop);
       };
     },
   };

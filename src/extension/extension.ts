@@ -9,6 +9,7 @@ import { type ProbingApi, registerProbing } from './sessions/registerProbing';
 /** What `activate()` returns: the pieces extension-host tests look into (the UI has no API for them). */
 export interface ProbeLensApi {
   readonly models: ManifestModels;
+  readonly diagnostics: FindingsDiagnostics;
   readonly log: vscode.LogOutputChannel;
   readonly probing: ProbingApi;
 }
@@ -21,12 +22,13 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
   const log = vscode.window.createOutputChannel('Probe Lens', { log: true });
   const models = new ManifestModels();
   const rulesDoc = vscode.Uri.joinPath(context.extensionUri, 'docs', 'rules.md');
+  const diagnostics = new FindingsDiagnostics(models, rulesDoc);
   const probing = registerProbing(context, models, log);
   const live = probing.api.sessions;
   // Disposed in this order: sessions stop first, while the models and the log they use still work.
   context.subscriptions.push(
     probing.disposable,
-    new FindingsDiagnostics(models, rulesDoc),
+    diagnostics,
     ProbeCodeLenses.register(models, live),
     ProbeHovers.register(models, live),
     ProbeQuickFixes.register(models),
@@ -34,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
     models,
     log,
   );
-  return { models, log, probing: probing.api };
+  return { models, diagnostics, log, probing: probing.api };
 }
 
 export function deactivate(): void {}

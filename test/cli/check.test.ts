@@ -170,3 +170,21 @@ test('rules: lists every rule; --help and --version answer', () => {
   assert.match(cli(['--help']).stdout, /probe-lens check FILE/);
   assert.match(cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
 });
+
+test('a reader that goes away early (| head) ends the output quietly, not with an EPIPE crash', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-epipe-'));
+  const file = join(dir, 'many.yaml');
+  const pod = (i: number) => `apiVersion: v1\nkind: Pod\nmetadata: {name: p${i}}\nspec:\n  containers:\n    - name: c\n      image: x\n      livenessProbe: {httpGet: {port: "80"}, successThreshold: 2}\n`;
+  writeFileSync(file, Array.from({ length: 3000 }, (_, i) => pod(i)).join('---\n'));
+  const result = spawnSync('sh', ['-c', `"${process.execPath}" ${CLI} check "${file}" | head -c 100 >/dev/null`], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 0);
+  assert.doesNotMatch(result.stderr, /EPIPE|Unhandled/);
+});
+
+test('a simulation whose reader goes away stops instead of running to --for', () => {
+  const started = Date.now();
+  const result = spawnSync('sh', ['-c', `"${process.execPath}" ${CLI} simulate examples/web-deployment.yaml --for 1000h --format jsonl | head -n 3 >/dev/null`], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 0);
+  assert.doesNotMatch(result.stderr, /EPIPE|Unhandled/);
+  assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
+});

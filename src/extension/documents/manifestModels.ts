@@ -34,8 +34,11 @@ export class ManifestModels implements vscode.Disposable {
   private readonly updates = new vscode.EventEmitter<ModelUpdate>();
   private readonly subscriptions: vscode.Disposable[];
   private settings: ProbeLensSettings = readSettings();
-  /** How many times any document was read, chunks included: for tests and measurements. */
+  /** How many chunks (documents of a file) were read in all: for tests and measurements. */
   chunksRead = 0;
+  /** When the last read began and how long it took (`performance.now()` ms): for measurements. */
+  lastReadStartedAt = 0;
+  lastReadMs = 0;
 
   readonly onDidUpdate = this.updates.event;
 
@@ -62,6 +65,28 @@ export class ManifestModels implements vscode.Disposable {
     return this.refresh(document);
   }
 
+  /**
+   * The snapshot of the document's current version once the debounced read has happened: what
+   * surfaces VS Code re-requests on every change (code lenses) wait for, so typing costs one read
+   * per pause, not one per keystroke. A document with no read pending is read now.
+   */
+  whenRead(document: vscode.TextDocument, token?: vscode.CancellationToken): Promise<ManifestSnapshot> {
+    const entry = this.entries.get(document.uri.toString());
+    if (!isManifestLanguage(document) || !entry?.pending || entry.version === document.version) return Promise.resolve(this.get(document));
+    return new Promise((resolve) => {
+      const done = (snapshot: ManifestSnapshot) => {
+        subscriptions.forEach((s) => s.dispose());
+        resolve(snapshot);
+      };
+      const subscriptions = [
+        this.onDidUpdate((update) => {
+          if (update.document === document && (document.isClosed || entry.version === document.version)) done(update.snapshot);
+        }),
+        ...(token ? [token.onCancellationRequested(() => done(entry.snapshot))] : []),
+      ];
+    });
+  }
+
   /** The snapshot last read for a document, whatever its version (for surfaces that may lag). */
   latest(uri: vscode.Uri): ManifestSnapshot | undefined {
     return this.entries.get(uri.toString())?.snapshot;
@@ -79,6 +104,7 @@ export class ManifestModels implements vscode.Disposable {
 
   private refresh(document: vscode.TextDocument): ManifestSnapshot {
     if (!isManifestLanguage(document) || document.isClosed) return EMPTY_SNAPSHOT;
+    const started = (this.lastReadStartedAt = performance.now());
     const entry = this.entryOf(document);
     clearTimeout(entry.pending);
     entry.pending = undefined;
@@ -88,6 +114,7 @@ export class ManifestModels implements vscode.Disposable {
     entry.version = document.version;
     entry.snapshot = snapshot;
     this.updates.fire({ document, snapshot });
+    this.lastReadMs = performance.now() - started;
     return snapshot;
   }
 

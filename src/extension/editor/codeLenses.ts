@@ -33,8 +33,9 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     return vscode.Disposable.from(provider, vscode.languages.registerCodeLensProvider({ language: 'yaml' }, provider));
   }
 
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const snapshot = this.models.get(document);
+  async provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
+    const snapshot = await this.models.whenRead(document, token);
+    if (token.isCancellationRequested) return [];
     const names = podNamesOf(snapshot);
     const probing = this.live.isProbing(document.uri);
     const lenses: vscode.CodeLens[] = [];
