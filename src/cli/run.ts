@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
 import { RealClock } from '../core/engine/clock';
+import type { Disposable } from '../core/engine/disposable';
 import { desiredPods, Manager } from '../core/engine/manager';
+import { findClusterPod, type KubectlConfig } from '../core/k8s/kubectl';
+import { type ClusterPodBinding, ClusterTarget } from '../core/targets/cluster';
 import { isLoopback, LocalTarget, ObservedProcesses } from '../core/targets/local';
-import { jsonlOutput, textOutput } from './format/session';
+import type { TunnelChange } from '../core/targets/portForward';
+import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
 import type { CliIo } from './io';
 import { loadRunnableManifest } from './manifestInput';
 import { minorVersionOption } from './simulate';
@@ -28,12 +32,30 @@ export function runRun(argv: readonly string[], io: CliIo & { onInterrupt(stop: 
       'allow-host': { type: 'string', multiple: true, default: [] },
       'allow-exec': { type: 'boolean', default: false },
       'kubernetes-version': { type: 'string' },
+      namespace: { type: 'string', short: 'n' },
+      kubectl: { type: 'string', default: 'kubectl' },
     },
   });
-  if (values.target === 'cluster') throw new UsageError('--target cluster is not available yet: run against a port-forward with --target local --port C:L');
-  if (values.target !== 'local') throw new UsageError(`--target must be local, not "${values.target}"`);
+  if (values.target !== 'local' && values.target !== 'cluster') throw new UsageError(`--target must be local or cluster, not "${values.target}"`);
   if (positionals.length !== 1) throw new UsageError('run needs exactly one FILE');
   if (values.format !== 'text' && values.format !== 'jsonl') throw new UsageError(`--format must be text or jsonl, not "${values.format}"`);
+  if (values.target === 'cluster') {
+    const localOnly = (['port', 'host', 'allow-host'] as const).find((name) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`)));
+    if (localOnly) throw new UsageError(`--${localOnly} is for --target local: in the cluster, probes reach the pod through kubectl port-forward`);
+    return runCluster(
+      {
+        file: positionals[0] as string,
+        format: values.format,
+        durationMs: values.for === undefined ? undefined : parseDuration(values.for, '--for') * 1000,
+        minorVersion: minorVersionOption(values['kubernetes-version']),
+        namespace: values.namespace,
+        kubectl: values.kubectl as string,
+        allowExec: values['allow-exec'] as boolean,
+      },
+      io,
+    );
+  }
+  if (values.namespace !== undefined || argv.some((a) => a === '--kubectl' || a.startsWith('--kubectl='))) throw new UsageError('--namespace and --kubectl are for --target cluster');
   const portMap = new Map((values.port as string[]).map(parsePortMapping));
   const host = values.host as string;
   const allowedHosts = new Set(values['allow-host'] as string[]);
@@ -53,8 +75,22 @@ export function runRun(argv: readonly string[], io: CliIo & { onInterrupt(stop: 
   const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - 3_600_000, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'local' });
   manager.sync(desiredPods(manifest));
 
+  return runSession({ manager, target, output, text, live: sink.live }, durationMs, io);
+}
+
+interface Session {
+  readonly manager: Manager;
+  readonly target: Disposable;
+  readonly output: SessionOutput;
+  readonly text: ReturnType<typeof textOutput> | undefined;
+  readonly live: boolean;
+}
+
+/** Runs until `--for` or Ctrl-C, then stops everything it started; resolves with exit code 0. */
+function runSession(session: Session, durationMs: number | undefined, io: { onInterrupt(stop: () => void): () => void }): Promise<number> {
+  const { manager, target, output, text } = session;
   return new Promise((resolve) => {
-    const redraw = text && sink.live ? setInterval(() => text.redraw(), REDRAW_MS) : undefined;
+    const redraw = text && session.live ? setInterval(() => text.redraw(), REDRAW_MS) : undefined;
     let finished = false;
     const stop = () => {
       if (finished) return;
@@ -70,6 +106,80 @@ export function runRun(argv: readonly string[], io: CliIo & { onInterrupt(stop: 
     const deadline = durationMs === undefined ? undefined : setTimeout(stop, durationMs);
     const releaseInterrupt = io.onInterrupt(stop);
   });
+}
+
+interface ClusterRun {
+  readonly file: string;
+  readonly format: string;
+  readonly durationMs: number | undefined;
+  readonly minorVersion: number;
+  readonly namespace: string | undefined;
+  readonly kubectl: string;
+  readonly allowExec: boolean;
+}
+
+/**
+ * `run FILE --target cluster`: each pod spec of the manifest is matched to a Running pod (a Pod by
+ * name, a workload by its labels), HTTP/TCP/gRPC probes go through a `kubectl port-forward` per
+ * pod and exec probes through `kubectl exec`. The pods are only observed: the kills and restarts
+ * reported are the kubelet's decisions as Probe Lens makes them, not actions on the cluster.
+ */
+async function runCluster(run: ClusterRun, io: CliIo & { onInterrupt(stop: () => void): () => void }): Promise<number> {
+  const manifest = loadRunnableManifest(run.file, run.minorVersion, io);
+  const kubectl: KubectlConfig = { path: run.kubectl, env: process.env };
+  const wanted = desiredPods(manifest).filter((pod) => pod.spec.containers.some((c) => c.probes.length > 0));
+  const bindings: ClusterPodBinding[] = [];
+  const missing: string[] = [];
+  for (const desired of wanted) {
+    const found = await findClusterPod(kubectl, desired.spec, run.namespace);
+    if (!found.ok && found.kubectlMissing) throw new UsageError(found.error);
+    if (!found.ok) {
+      missing.push(found.error);
+      continue;
+    }
+    bindings.push({ identity: { name: found.pod.name, namespace: found.pod.namespace, uid: found.pod.uid }, spec: desired.spec, pod: found.pod });
+  }
+  if (bindings.length === 0) throw new UsageError(missing.join('; '));
+  for (const error of missing) io.stderr(`probe-lens: note: ${error}; not probed\n`);
+  for (const { pod, spec } of bindings) {
+    io.stderr(`probe-lens: ${spec.objectKind} ${spec.objectName ?? ''} → pod ${pod.namespace}/${pod.name}${pod.podIP ? ` (${pod.podIP})` : ''}; kills and restarts below are what the kubelet would decide, the pod is not touched\n`);
+  }
+
+  const sink = { write: io.stdout, color: io.color, live: io.color && run.format === 'text' };
+  const text = run.format === 'text' ? textOutput(sink) : undefined;
+  const output = text ?? jsonlOutput(sink, { mode: 'run', target: 'cluster', file: run.file, pods: bindings.map((b) => ({ name: b.pod.name, namespace: b.pod.namespace })) });
+  const clock = new RealClock();
+  const epoch = clock.now();
+  const target = new ClusterTarget({
+    kubectl,
+    pods: bindings,
+    allowExec: run.allowExec,
+    minorVersion: run.minorVersion,
+    clock,
+    epoch,
+    emit: output.emit,
+    onTunnelChange: (pod, change) => io.stderr(`probe-lens: ${tunnelLine(pod.name, change)}\n`),
+  });
+  // Ctrl-C while the tunnels open must still kill them (kubectl runs in its own process group).
+  let interrupted = false;
+  const releaseEarly = io.onInterrupt(() => {
+    interrupted = true;
+    target.dispose();
+  });
+  await target.whenConnected();
+  releaseEarly();
+  if (interrupted) {
+    output.finish();
+    return 0;
+  }
+  const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - 3_600_000, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'cluster' });
+  manager.sync(bindings.map((b) => ({ identity: b.identity, spec: b.spec })));
+  return runSession({ manager, target, output, text, live: sink.live }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - (clock.now() - epoch)), io);
+}
+
+function tunnelLine(pod: string, change: TunnelChange): string {
+  const ports = [...change.ports].map(([remote, local]) => (local ? `127.0.0.1:${local} → ${remote}` : `${remote}`)).join(', ');
+  return change.state === 'up' ? `port-forward to pod ${pod} up: ${ports}` : `port-forward to pod ${pod} down (${change.reason}); probes through it are errors, not failures, until it is back`;
 }
 
 /** `8080:18080`: the container port and the local port it is reachable on. */

@@ -11,13 +11,16 @@ export const USAGE = `Usage:
   probe-lens simulate FILE [--scenario FILE] [--for 10m] [--seed N] [--format text|jsonl]
   probe-lens run FILE [--target local] [--port CONTAINER:LOCAL]... [--for 60s]
                  [--format text|jsonl] [--host H] [--allow-host H]... [--allow-exec]
+  probe-lens run FILE --target cluster [--namespace NS] [--kubectl PATH] [--for 60s]
+                 [--format text|jsonl] [--allow-exec]
   probe-lens rules [--format text|markdown|json]
 
 check     validates probes: the API server's rules, what the kubelet will do, timing.
           Exit 0: no errors; 1: errors found; 2: bad usage or unreadable input.
 probe     runs one probe once, as the kubelet would, and prints its result as JSON.
 simulate  plays a manifest's pods on a virtual clock against a scenario of how the app behaves.
-run       probes your app on this machine with the kubelet's timing, until --for or Ctrl-C.
+run       probes your app with the kubelet's timing, until --for or Ctrl-C: on this machine
+          (--target local), or your pods through kubectl port-forward and exec (--target cluster).
 
 Rules: see docs/rules.md, or 'probe-lens rules'.`;
 

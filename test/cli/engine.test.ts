@@ -171,9 +171,9 @@ test('run: exec probes do not run without --allow-exec; Ctrl-C stops the session
   assert.match(stdout, /liveness +Success .*error: exec probes run commands on this machine and were not allowed/);
 });
 
-test('run: --target cluster and a non-loopback --host are refused (exit 2)', () => {
+test('run: --target cluster without kubectl and a non-loopback --host are refused (exit 2)', () => {
   const manifest = file('pod.yaml', POD('      readinessProbe: {tcpSocket: {port: 8080}}\n'));
-  assert.match(cli(['run', manifest, '--target', 'cluster']).stderr, /--target cluster is not available yet/);
+  assert.match(cli(['run', manifest, '--target', 'cluster', '--kubectl', '/nonexistent/kubectl']).stderr, /kubectl not found/);
   const remote = cli(['run', manifest, '--host', '10.1.2.3']);
   assert.equal(remote.code, 2);
   assert.match(remote.stderr, /--allow-host 10\.1\.2\.3/);

@@ -162,3 +162,23 @@ test('did-you-mean distance counts an adjacent swap as one edit and stops at the
   assert.equal(editDistance('kitten', 'sitting'), 3);
   assert.equal(editDistance('a', 'completely-different', 3), 3);
 });
+
+test('cluster lookup: metadata.namespace and the labels that select a workload\'s pods are read', () => {
+  const specs = (yaml: string) => parseManifest(yaml).documents.flatMap((d) => d.podSpecs);
+  const container = 'containers: [{name: web, image: nginx}]';
+  const [deployment] = specs(`kind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web, tier: front}}\n  template:\n    metadata: {labels: {app: web, tier: front, version: v2}}\n    spec: {${container}}\n`);
+  assert.equal(deployment?.objectNamespace, 'shop');
+  assert.deepEqual(deployment?.podSelector, { app: 'web', tier: 'front' }, 'matchLabels, not the template labels');
+  const [rc] = specs(`kind: ReplicationController\nmetadata: {name: old}\nspec:\n  selector: {app: old}\n  template:\n    metadata: {labels: {app: old}}\n    spec: {${container}}\n`);
+  assert.equal(rc?.objectNamespace, undefined);
+  assert.deepEqual(rc?.podSelector, { app: 'old' }, 'a ReplicationController selector is a plain map');
+  const [job] = specs(`kind: Job\nmetadata: {name: once}\nspec:\n  template:\n    metadata: {labels: {job: once}}\n    spec: {restartPolicy: Never, ${container}}\n`);
+  assert.deepEqual(job?.podSelector, { job: 'once' }, 'no selector: the template labels');
+  const [cron] = specs(`kind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: "@daily"\n  jobTemplate:\n    spec:\n      template:\n        metadata: {labels: {cron: nightly}}\n        spec: {restartPolicy: Never, ${container}}\n`);
+  assert.deepEqual(cron?.podSelector, { cron: 'nightly' });
+  const [pod] = specs(`kind: Pod\nmetadata: {name: p, namespace: dev, labels: {app: p}}\nspec: {${container}}\n`);
+  assert.equal(pod?.objectNamespace, 'dev');
+  assert.equal(pod?.podSelector, undefined, 'a Pod is found by its name');
+  const [bare] = specs(`kind: Deployment\nmetadata: {name: bare}\nspec:\n  selector: {matchExpressions: [{key: app, operator: Exists}]}\n  template:\n    spec: {${container}}\n`);
+  assert.equal(bare?.podSelector, undefined, 'nothing to select by');
+});

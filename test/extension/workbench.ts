@@ -32,3 +32,14 @@ export async function openFixture(relative: string): Promise<vscode.TextDocument
   await vscode.window.showTextDocument(document, { preview: false });
   return document;
 }
+
+/** The diagnostics Probe Lens published for a document (live ones included). */
+export function probeLensDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'probe-lens');
+}
+
+/** A diagnostic's rule id (its `code`, or `code.value` where it links to the rule's docs). */
+export function ruleId(diagnostic: vscode.Diagnostic): string {
+  const code = diagnostic.code;
+  return typeof code === 'object' ? String(code.value) : String(code);
+}

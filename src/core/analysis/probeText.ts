@@ -1,5 +1,6 @@
 import type { ContainerSummary, ProbeSummary } from '../session/summary';
-import type { EffectiveProbe, ProbeHandler, ProbeModel, ProbeSpec } from '../manifest';
+import { resolveContainerPort } from '../k8s/ports';
+import type { ContainerSpec, EffectiveProbe, IntOrString, ProbeHandler, ProbeModel, ProbeSpec } from '../manifest';
 import { failureWindow, killGraceSeconds, livenessKillSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
 
 /**
@@ -43,14 +44,17 @@ export function containerStatusTitle(container: ContainerSummary): string {
   return parts.join(' · ');
 }
 
-/** `httpGet http://:8080/healthz`, `tcpSocket :5432`, `exec cat /tmp/ready`, `grpc :9090`. */
-export function handlerTitle(handler: ProbeHandler | undefined): string {
+/**
+ * `httpGet http://:8080/healthz`, `tcpSocket :5432`, `exec cat /tmp/ready`, `grpc :9090`. With the
+ * container, a named port shows the number it resolves to (N1): `httpGet http://:8080/healthz (port http)`.
+ */
+export function handlerTitle(handler: ProbeHandler | undefined, container?: Pick<ContainerSpec, 'ports'>): string {
   if (!handler) return 'no handler';
   switch (handler.type) {
     case 'httpGet':
-      return `httpGet ${handler.scheme.toLowerCase()}://${handler.host ?? ''}:${handler.port}${handler.path.startsWith('/') ? '' : '/'}${handler.path}`;
+      return `httpGet ${handler.scheme.toLowerCase()}://${handler.host ?? ''}:${portText(handler.port, container)}${handler.path.startsWith('/') ? '' : '/'}${handler.path}${namedPortNote(handler.port, container)}`;
     case 'tcpSocket':
-      return `tcpSocket ${handler.host ?? ''}:${handler.port}`;
+      return `tcpSocket ${handler.host ?? ''}:${portText(handler.port, container)}${namedPortNote(handler.port, container)}`;
     case 'grpc':
       return `grpc :${handler.port}${handler.service ? ` service ${handler.service}` : ''}`;
     case 'exec':
@@ -58,11 +62,22 @@ export function handlerTitle(handler: ProbeHandler | undefined): string {
   }
 }
 
+function portText(port: IntOrString, container: Pick<ContainerSpec, 'ports'> | undefined): string {
+  if (typeof port === 'number' || !container) return String(port);
+  const resolved = resolveContainerPort(port, container);
+  return resolved.ok ? String(resolved.port) : port;
+}
+
+function namedPortNote(port: IntOrString, container: Pick<ContainerSpec, 'ports'> | undefined): string {
+  if (typeof port === 'number' || !container) return '';
+  return resolveContainerPort(port, container).ok ? ` (port ${port})` : ` (port ${port} is not declared)`;
+}
+
 const TIMING_FIELDS: readonly (keyof EffectiveProbe & keyof ProbeSpec)[] = ['initialDelaySeconds', 'periodSeconds', 'timeoutSeconds', 'successThreshold', 'failureThreshold'];
 
 /** Markdown for a probe's hover: effective values, timing analysis and, while probing, recent attempts. */
 export function probeHoverMarkdown(probe: ProbeModel, live?: ProbeSummary): string {
-  const lines = [`**${probe.type}Probe** of \`${probe.container.name}\` · ${escapeMarkdown(handlerTitle(probe.effective.handler))}`, '', '| field | value |', '|---|---|'];
+  const lines = [`**${probe.type}Probe** of \`${probe.container.name}\` · ${escapeMarkdown(handlerTitle(probe.effective.handler, probe.container.spec))}`, '', '| field | value |', '|---|---|'];
   for (const field of TIMING_FIELDS) {
     const written = probe.spec[field] !== undefined;
     lines.push(`| ${field} | ${probe.effective[field]}${written ? '' : ' *(default)*'} |`);

@@ -100,10 +100,18 @@ function probePrints(spec: PodSpecModel): Record<string, number> {
   const prints: Record<string, number> = {};
   for (const container of spec.containers.filter(probing)) {
     for (const probe of container.probes) {
-      prints[`${container.name}\u0000${probe.type}`] = fingerprint(JSON.stringify([probe.effective, container.spec.ports ?? [], container.spec.env ?? []]));
+      prints[`${container.name}\u0000${probe.type}`] = fingerprint(probeDependencies(container, probe));
     }
   }
   return prints;
+}
+
+/**
+ * Everything a probe's worker and target depend on, as text: the probe after defaults and what
+ * resolves its port and expands its command. An edit that changes it restarts that worker.
+ */
+export function probeDependencies(container: ContainerModel, probe: ProbeModel): string {
+  return JSON.stringify([probe.effective, container.spec.ports ?? [], container.spec.env ?? []]);
 }
 
 /** 53 bits of two FNV-1a hashes: kept per probe instead of the text it stands for. */

@@ -146,6 +146,13 @@ export type WorkloadKind =
 export interface PodSpecModel {
   readonly objectKind: WorkloadKind;
   readonly objectName?: string;
+  /** The object's `metadata.namespace`, when written. */
+  readonly objectNamespace?: string;
+  /**
+   * For a workload (not a Pod): the labels its pods carry, from `selector.matchLabels` (or a
+   * ReplicationController's `selector`), else from the pod template's labels.
+   */
+  readonly podSelector?: Readonly<Record<string, string>>;
   /** Path of the pod spec inside its object: `spec`, `spec.template.spec`, … */
   readonly path: string;
   /** True for everything but a Pod: the spec is a template. */

@@ -21,6 +21,8 @@ export const SIDECARS_SINCE = 29;
 export interface PodSpecSite {
   readonly objectKind: WorkloadKind;
   readonly objectName?: string;
+  readonly objectNamespace?: string;
+  readonly podSelector?: Readonly<Record<string, string>>;
   readonly path: string;
   readonly node: ValueNode;
   readonly depth: number;
@@ -34,6 +36,8 @@ export function readPodSpec(nav: YamlNavigator, site: PodSpecSite, minorVersion:
   const pod: PodSpecModel = {
     objectKind: site.objectKind,
     ...(site.objectName !== undefined ? { objectName: site.objectName } : {}),
+    ...(site.objectNamespace !== undefined ? { objectNamespace: site.objectNamespace } : {}),
+    ...(site.podSelector !== undefined ? { podSelector: site.podSelector } : {}),
     path: site.path,
     isTemplate: site.objectKind !== 'Pod',
     restartPolicy: fields?.restartPolicy || DEFAULT_RESTART_POLICY,

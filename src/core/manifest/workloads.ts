@@ -44,7 +44,51 @@ function podSpecOf(nav: YamlNavigator, object: ValueNode | null, depth: number):
     level++;
   }
   if (!isMap(node)) return [];
-  return [{ objectKind, ...(objectName !== undefined ? { objectName } : {}), path: POD_SPEC_PATHS[objectKind].join('.'), node, depth: level }];
+  const objectNamespace = scalarString(nav.get(metadata, 'namespace', depth + 1)?.value ?? null);
+  const podSelector = objectKind === 'Pod' ? undefined : selectorOf(nav, object, objectKind, depth);
+  return [
+    {
+      objectKind,
+      ...(objectName !== undefined ? { objectName } : {}),
+      ...(objectNamespace ? { objectNamespace } : {}),
+      ...(podSelector ? { podSelector } : {}),
+      path: POD_SPEC_PATHS[objectKind].join('.'),
+      node,
+      depth: level,
+    },
+  ];
+}
+
+/**
+ * The labels that find a workload's pods in a cluster: its `selector.matchLabels` (a
+ * ReplicationController's `selector` is the plain map), else the labels of its pod template (a
+ * Job's selector is usually generated; its template labels still select its pods).
+ * `matchExpressions` are not read: equality on the labels found is what `kubectl get -l` is given.
+ */
+function selectorOf(nav: YamlNavigator, object: ValueNode | null, kind: WorkloadKind, depth: number): Readonly<Record<string, string>> | undefined {
+  const templatePath = POD_SPEC_PATHS[kind].slice(0, -1);
+  let owner: ValueNode | null = object;
+  let level = depth;
+  for (const key of templatePath.slice(0, -1)) {
+    owner = nav.get(owner, key, level)?.value ?? null;
+    level++;
+  }
+  const selector = templatePath.length > 1 ? (nav.get(owner, 'selector', level)?.value ?? null) : null;
+  const matchLabels = kind === 'ReplicationController' ? stringMap(nav, selector, level + 1) : stringMap(nav, nav.get(selector, 'matchLabels', level + 1)?.value ?? null, level + 2);
+  if (matchLabels) return matchLabels;
+  const template = nav.get(owner, templatePath[templatePath.length - 1] as string, level)?.value ?? null;
+  const metadata = nav.get(template, 'metadata', level + 1)?.value ?? null;
+  return stringMap(nav, nav.get(metadata, 'labels', level + 2)?.value ?? null, level + 3);
+}
+
+/** A map of string values (labels), or undefined when there is none or it is empty. */
+function stringMap(nav: YamlNavigator, node: ValueNode | null, depth: number): Record<string, string> | undefined {
+  if (!isMap(node)) return undefined;
+  const entries = nav.entries(node, depth).flatMap((entry) => {
+    const value = scalarString(entry.value);
+    return value === undefined ? [] : [[entry.key, value] as const];
+  });
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 function scalarString(node: ValueNode | null): string | undefined {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { CappedBuffer } from './cappedBuffer';
 import { goQuote } from './goFormat';
 import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome } from './types';
 
@@ -116,28 +117,6 @@ export function probeExec(target: ExecProbeTarget, options: AttemptOptions): Pro
  */
 export function timeoutMessage(command: readonly string[]): string {
   return `command ${goQuote(command.join(' '))} timed out`;
-}
-
-
-
-
-
-/** Keeps the first `cap` bytes of a stream and counts, but drops, the rest. */
-class CappedBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  constructor(private readonly cap: number) {}
-
-  push(chunk: Buffer): void {
-    if (this.size >= this.cap) return;
-    const kept = chunk.length <= this.cap - this.size ? chunk : chunk.subarray(0, this.cap - this.size);
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  bytes(): Buffer {
-    return Buffer.concat(this.chunks, this.size);
-  }
 }
 
 /**

@@ -34,6 +34,7 @@ export function registerProbingCommands(deps: ProbingCommandDeps): vscode.Dispos
   const register = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, run);
   return vscode.Disposable.from(
     register('probeLens.startProbing', (...args) => commands.startProbing(readTarget(args))),
+    register('probeLens.startProbingCluster', (...args) => commands.startProbing(readTarget(args), 'cluster')),
     register('probeLens.stopProbing', (...args) => commands.stopProbing(readTarget(args))),
     register('probeLens.runProbeOnce', (...args) => commands.runProbeOnce(readTarget(args))),
     register('probeLens.simulate', (...args) => commands.simulate(readTarget(args))),
@@ -47,15 +48,16 @@ export function registerProbingCommands(deps: ProbingCommandDeps): vscode.Dispos
 class ProbingCommands {
   constructor(private readonly deps: ProbingCommandDeps) {}
 
-  /** `startProbing([uri | {uri, pod | pods}])` → the session's `LocalStarted`, or `undefined`. */
-  async startProbing(target: CommandTarget): Promise<LocalStarted | undefined> {
+  /** `startProbing([uri | {uri, pod | pods}])` → the session's `LocalStarted`, or `undefined`; `cluster`: the pods in the cluster, through kubectl. */
+  async startProbing(target: CommandTarget, where: 'local' | 'cluster' = 'local'): Promise<LocalStarted | undefined> {
     const refusal = probingRefusal(vscode.workspace.isTrusted);
     if (refusal) return fail(refusal);
     const uri = target.uri ?? activeManifest();
     if (!uri) return fail('open a Kubernetes manifest to probe, or pass its URI');
-    const pods = await this.choosePods(uri, target, 'Start Probing');
+    const pods = await this.choosePods(uri, target, where === 'cluster' ? 'Start Probing in the Cluster' : 'Start Probing');
     if (!pods) return undefined;
-    const started = await this.deps.launcher.startLocal({ uri, ...(pods.value ? { pods: pods.value } : {}), trusted: vscode.workspace.isTrusted });
+    const request = { uri, ...(pods.value ? { pods: pods.value } : {}), trusted: vscode.workspace.isTrusted };
+    const started = where === 'cluster' ? await this.deps.launcher.startCluster(request) : await this.deps.launcher.startLocal(request);
     if (!started.ok) return fail(started.reason);
     const { exec } = started.value;
     if (exec === 'refused') inform(`exec probes of ${baseName(uri)} will not run: you did not allow them. They show as errors; start again to be asked again.`);

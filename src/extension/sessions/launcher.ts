@@ -14,6 +14,7 @@ import { SessionExecGuard } from '../safety/sessionExecGuard';
 import { probingRefusal } from '../safety/trust';
 import { readSettings } from '../settings';
 import { kubeletEventLogger } from './kubeletEventLog';
+import { clusterDetail, createClusterSession, findClusterPods, tunnelText } from './clusterSession';
 import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
 import type { ProbingSession } from './probingSession';
 import { baseName, readScenario } from './scenarioFiles';
@@ -106,6 +107,42 @@ export class SessionLauncher {
     this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
     session.sync(this.models.get(document));
     this.register(session, `${podsTitle(pods)} probed at ${settings.localHost}${portMapText(settings.portMap)}`);
+    return { ok: true, value: { session, exec } };
+  }
+
+  /**
+   * Probes the manifest's pods in the cluster (kubectl port-forward / exec): trust first, then the
+   * pods are found, then exec consent as for a local session, then the tunnels open.
+   */
+  async startCluster(request: LocalStart): Promise<Outcome<LocalStarted>> {
+    const refusal = probingRefusal(request.trusted);
+    if (refusal) return { ok: false, reason: refusal };
+    const settings = readSettings(request.uri);
+    const manifest = await this.manifest(request.uri, request.pods);
+    if (!manifest.ok) return manifest;
+    const { document, pods } = manifest.value;
+    const found = await findClusterPods({ path: settings.kubectlPath, env: process.env }, pods);
+    if (!found.ok) return found;
+    const name = baseName(request.uri);
+    for (const note of found.value.missing) this.log.warn(`[${name}] ${note}: not probed`);
+    const bindings = found.value.bindings;
+    const { session, gate, target } = createClusterSession(
+      { id: this.sessions.nextId('cluster'), uri: request.uri, pods: bindings.map((b) => b.identity.name), detail: clusterDetail(bindings), onKubeletEvent: kubeletEventLogger(this.log) },
+      settings,
+      bindings,
+      (pod, change) => (change.state === 'up' ? this.log.info(`[${name}] ${tunnelText(pod, change)}`) : this.log.warn(`[${name}] ${tunnelText(pod, change)}`)),
+    );
+    const guard = new SessionExecGuard(request.uri, gate, this.consent, () => readSettings(request.uri).execProbes);
+    session.own(guard);
+    const exec = await guard.review(execCommandsOf(this.allPods(this.models.get(document))));
+    await target.whenConnected();
+    if (document.isClosed || session.isStopped) {
+      session.dispose();
+      return { ok: false, reason: `${name} was closed before probing started` };
+    }
+    this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
+    session.sync(this.models.get(document));
+    this.register(session, `${bindings.map((b) => `${b.identity.name} → pod ${b.pod.namespace}/${b.pod.name}`).join(', ')} through kubectl (kills and restarts are the kubelet's decisions, reported, not carried out)`);
     return { ok: true, value: { session, exec } };
   }
 

@@ -3,7 +3,7 @@ import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/increme
 import type { Clock } from '../../core/engine/clock';
 import type { Disposable } from '../../core/engine/disposable';
 import type { EngineEvent } from '../../core/engine/events';
-import { type DesiredPod, desiredPodsOf, Manager } from '../../core/engine/manager';
+import { type DesiredPod, desiredPodsOf, Manager, probeDependencies } from '../../core/engine/manager';
 import type { PodRuntime, RestartOutcome } from '../../core/engine/podRuntime';
 import type { ContainerProcesses, ProbeTarget } from '../../core/engine/target';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
@@ -11,7 +11,8 @@ import { SessionSummary } from '../../core/session/summary';
 import { EventLog } from './eventLog';
 import { Throttle } from './throttle';
 
-export type SessionKind = 'local' | 'simulated';
+/** Where probes go: this machine, a scenario on a virtual clock, or pods through kubectl. */
+export type SessionKind = 'local' | 'simulated' | 'cluster';
 
 export type AttemptEvent = Extract<EngineEvent, { type: 'attempt' }>;
 
@@ -207,14 +208,14 @@ function probeKey(pod: string, container: string, probe: ProbeType): string {
   return `${pod}\u0000${container}\u0000${probe}`;
 }
 
-/** What a probe's worker depends on, as the Manager fingerprints it: the probe and what resolves its port. */
+/** Per probe, what its worker depends on (`probeDependencies`, which the Manager fingerprints). */
 function probePrints(desired: readonly DesiredPod[]): Map<string, string> {
   const prints = new Map<string, string>();
   for (const pod of desired) {
     for (const container of pod.spec.containers) {
       if (!PROBING_CONTAINERS.includes(container.kind)) continue;
       for (const probe of container.probes) {
-        prints.set(probeKey(pod.identity.name, container.name, probe.type), JSON.stringify([probe.effective, container.spec.ports ?? [], container.spec.env ?? []]));
+        prints.set(probeKey(pod.identity.name, container.name, probe.type), probeDependencies(container, probe));
       }
     }
   }

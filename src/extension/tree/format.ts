@@ -1,6 +1,7 @@
 import type { EngineEvent } from '../../core/engine/events';
 import type { ProbeType } from '../../core/manifest';
 import type { ContainerSummary, PodSummary, ProbeSummary } from '../../core/session/summary';
+import type { SessionKind } from '../sessions/probingSession';
 
 /**
  * What each row of the Probes view says, from a session's summary: label, description, icon and
@@ -30,8 +31,15 @@ const PENDING: Icon = { id: 'loading~spin' };
 const IDLE: Icon = { id: 'circle-outline', color: 'testing.iconUnset' };
 const STOPPED: Icon = { id: 'circle-slash', color: 'disabledForeground' };
 
+const SESSION_ICONS: Readonly<Record<SessionKind, Icon>> = { local: { id: 'pulse' }, simulated: { id: 'beaker' }, cluster: { id: 'cloud' } };
+const SESSION_TITLES: Readonly<Record<SessionKind, string>> = {
+  local: 'probing this machine',
+  simulated: 'simulated on a virtual clock',
+  cluster: 'probing pods in the cluster through kubectl port-forward and exec (kills and restarts are only reported)',
+};
+
 export interface SessionFacts {
-  readonly kind: 'local' | 'simulated';
+  readonly kind: SessionKind;
   readonly label: string;
   /** `127.0.0.1`, `60× · web.scenario.yaml`. */
   readonly detail: string;
@@ -45,9 +53,9 @@ export function presentSession(facts: SessionFacts): Presentation {
   const failing = facts.containers.some((c) => c?.reason === 'CrashLoopBackOff');
   const clock = facts.kind === 'simulated' ? ` · t=${duration(facts.elapsedSeconds)}` : '';
   const description = `${facts.kind} · ${facts.detail}${clock} · ${ready}/${facts.containers.length} ready`;
-  const icon: Icon = failing ? FAILED : facts.kind === 'simulated' ? { id: 'beaker' } : { id: 'pulse' };
+  const icon: Icon = failing ? FAILED : SESSION_ICONS[facts.kind];
   const markdown = [
-    `**${escapeMarkdown(facts.label)}** — ${facts.kind === 'simulated' ? 'simulated on a virtual clock' : 'probing this machine'}`,
+    `**${escapeMarkdown(facts.label)}** — ${SESSION_TITLES[facts.kind]}`,
     '',
     `${escapeMarkdown(facts.detail)} · running for ${duration(facts.elapsedSeconds)}${facts.kind === 'simulated' ? ' (virtual)' : ''} · ${ready} of ${facts.containers.length} containers ready`,
   ].join('\n');

@@ -70,6 +70,8 @@ describe('hover', () => {
     assert.equal(handlerTitle(http.effective.handler), 'httpGet http://:http/healthz');
     assert.equal(handlerTitle(tcp.effective.handler), 'tcpSocket :5432');
     assert.equal(handlerTitle(exec.effective.handler), 'exec cat /tmp/ok');
+    assert.equal(handlerTitle(http.effective.handler, { ports: [{ name: 'http', containerPort: 8080 }] }), 'httpGet http://:8080/healthz (port http)');
+    assert.equal(handlerTitle(http.effective.handler, { ports: [] }), 'httpGet http://:http/healthz (port http is not declared)');
   });
 
   test('effective values mark defaults, and the timing analysis names the window', () => {

@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { test, waitFor } from '../harness';
+import { openFixture, probeLensDiagnostics, probeLensExtension, ruleId } from '../workbench';
 
-/** publisher.name from package.json. */
-const EXTENSION_ID = 'probe-lens.probe-lens';
 
 /** What web-deployment.yaml must produce: rule, severity, 0-based range, a piece of the message. */
 const WEB_DEPLOYMENT_FINDINGS = [
@@ -19,40 +18,12 @@ const WEB_DEPLOYMENT_FINDINGS = [
   ['L21', 'Information', '34:23-34:58', 'curl without --max-time'],
 ] as const;
 
-function extension(): vscode.Extension<unknown> {
-  const found = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(found, `${EXTENSION_ID} is not loaded: is the harness passing extensionDevelopmentPath?`);
-  return found;
-}
-
-function fixtureUri(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the fixture workspace is open');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
-
-/** Not a preview editor: the next opened file would replace it and close the document. */
-async function openFixture(name: string): Promise<vscode.TextDocument> {
-  const document = await vscode.workspace.openTextDocument(fixtureUri(name));
-  await vscode.window.showTextDocument(document, { preview: false });
-  return document;
-}
-
-function probeLensDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'probe-lens');
-}
-
 /** The first non-empty set of diagnostics published for the document. */
 function published(document: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
   return waitFor(() => {
     const found = probeLensDiagnostics(document.uri);
     return found.length > 0 && found;
   }, 10_000, `probe-lens diagnostics on ${document.fileName}`);
-}
-
-function ruleId(diagnostic: vscode.Diagnostic): string {
-  const code = diagnostic.code;
-  return typeof code === 'object' ? String(code.value) : String(code);
 }
 
 function describe(diagnostic: vscode.Diagnostic): string {
@@ -75,7 +46,7 @@ function sameDiagnostics(uri: vscode.Uri, expected: readonly string[]): boolean 
 const EXPECTED_DESCRIPTIONS = WEB_DEPLOYMENT_FINDINGS.map(([rule, severity, range]) => `${rule} ${severity} ${range}`).sort();
 
 test('the extension activates when a YAML file is opened, not before', async () => {
-  const probeLens = extension();
+  const probeLens = probeLensExtension();
   // A non-YAML document must not wake it (activationEvents: onLanguage:yaml only). This holds
   // only while no earlier test has opened YAML: keep this the first test of the first suite.
   await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'not a manifest' });
@@ -101,7 +72,7 @@ test('web-deployment.yaml gets exactly the expected probe-lens diagnostics', asy
 test('each diagnostic code is its rule id, linking to that rule in docs/rules.md', async () => {
   const document = await openFixture('web-deployment.yaml');
   const diagnostics = await published(document);
-  const rulesDoc = vscode.Uri.joinPath(extension().extensionUri, 'docs', 'rules.md');
+  const rulesDoc = vscode.Uri.joinPath(probeLensExtension().extensionUri, 'docs', 'rules.md');
   const rulesText = new TextDecoder().decode(await vscode.workspace.fs.readFile(rulesDoc));
 
   for (const diagnostic of diagnostics) {

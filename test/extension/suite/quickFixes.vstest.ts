@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../../src/extension/extension';
 import { ProbeQuickFixes } from '../../../src/extension/quickFixes';
 import { test, waitFor } from '../harness';
+import { openFixture, probeLensDiagnostics, probeLensExtension, ruleId } from '../workbench';
 
 const FIXTURE = 'quickfixes/fixable.yaml';
 const ADD_STARTUP_PROBE = 'probeLens.addStartupProbe';
@@ -27,36 +28,11 @@ const RULE_FIXES: readonly (readonly [rule: string, title: string, before: strin
 /** Findings of the fixture with no fix of their own (L10's is the startupProbe command). */
 const WITHOUT_RULE_FIX = ['P06', 'D02', 'L10'];
 
-/** publisher.name from package.json. */
-const EXTENSION_ID = 'probe-lens.probe-lens';
-
 /** What activate() returned: the extension's own models, which the provider reads. */
 function probeLensApi(): ProbeLensApi {
-  const extension = vscode.extensions.getExtension<ProbeLensApi>(EXTENSION_ID);
-  assert.ok(extension?.isActive, `${EXTENSION_ID} is active`);
+  const extension = probeLensExtension();
+  assert.ok(extension.isActive, 'Probe Lens is active');
   return extension.exports;
-}
-
-function fixtureUri(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the fixture workspace is open');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
-
-/** Not a preview editor: the next opened file would replace it and close the document. */
-async function openFixture(): Promise<vscode.TextDocument> {
-  const document = await vscode.workspace.openTextDocument(fixtureUri(FIXTURE));
-  await vscode.window.showTextDocument(document, { preview: false });
-  return document;
-}
-
-function ruleId(diagnostic: vscode.Diagnostic): string {
-  const code = diagnostic.code;
-  return typeof code === 'object' ? String(code.value) : String(code);
-}
-
-function probeLensDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'probe-lens');
 }
 
 function rulesOf(diagnostics: readonly vscode.Diagnostic[]): string[] {
@@ -107,7 +83,7 @@ async function revert(document: vscode.TextDocument, original: string): Promise<
 }
 
 test('on each diagnostic the light bulb offers the fixes of the findings there, preferred; each leaves exactly the corrected text', async () => {
-  const document = await openFixture();
+  const document = await openFixture(FIXTURE);
   const diagnostics = await publishedFixture(document);
   const original = document.getText();
   try {
@@ -140,7 +116,7 @@ test('on each diagnostic the light bulb offers the fixes of the findings there, 
 });
 
 test('the provider matches a diagnostic to its finding by rule, range and message, and names it as the one its action fixes', async () => {
-  const document = await openFixture();
+  const document = await openFixture(FIXTURE);
   const diagnostics = await publishedFixture(document);
   const provider = new ProbeQuickFixes(probeLensApi().models);
   const actionsFor = (diagnostic: vscode.Diagnostic) =>
@@ -164,7 +140,7 @@ test('the provider matches a diagnostic to its finding by rule, range and messag
 });
 
 test('L10 offers to add a startupProbe; its command with a budget inserts one after the livenessProbe', async () => {
-  const document = await openFixture();
+  const document = await openFixture(FIXTURE);
   const diagnostics = await publishedFixture(document);
   const original = document.getText();
   const l10 = diagnostics.find((d) => ruleId(d) === 'L10');
@@ -198,7 +174,7 @@ test('L10 offers to add a startupProbe; its command with a budget inserts one af
 });
 
 test('a livenessProbe key without a startupProbe offers the same as a refactoring; a budget that is not a multiple of the period is rounded up', async () => {
-  const document = await openFixture();
+  const document = await openFixture(FIXTURE);
   await publishedFixture(document);
   const original = document.getText();
   const key = '          livenessProbe:\n            exec:';
@@ -225,7 +201,7 @@ test('a livenessProbe key without a startupProbe offers the same as a refactorin
 });
 
 test('the add-startupProbe command refuses a budget liveness alone already covers, and changes nothing', async () => {
-  const document = await openFixture();
+  const document = await openFixture(FIXTURE);
   const diagnostics = await publishedFixture(document);
   const l10 = diagnostics.find((d) => ruleId(d) === 'L10');
   assert.ok(l10);

@@ -18,7 +18,7 @@ import type { LocalStarted } from '../../../src/extension/sessions/launcher';
 import type { ProbingApi } from '../../../src/extension/sessions/registerProbing';
 import { sleep, test, waitFor } from '../harness';
 import { openFixture } from '../workbench';
-import { probingApi, startHealthServer, withSetting } from './probing.vstest';
+import { probingApi, startHealthServer, withSetting } from '../probing';
 
 const MARKER_VARIABLE = 'PROBE_LENS_TEST_MARKER';
 
