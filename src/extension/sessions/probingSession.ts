@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
 import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
-import type { Clock } from '../../core/engine/clock';
 import type { Disposable } from '../../core/engine/disposable';
 import type { EngineEvent } from '../../core/engine/events';
 import { type DesiredPod, desiredPodsOf, Manager, probeDependencies } from '../../core/engine/manager';
-import type { PodRuntime, RestartOutcome } from '../../core/engine/podRuntime';
-import type { ContainerProcesses, ProbeTarget } from '../../core/engine/target';
+import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { SessionSummary } from '../../core/session/summary';
 import { EventLog } from './eventLog';
@@ -16,16 +14,11 @@ export type SessionKind = 'local' | 'simulated' | 'cluster';
 
 export type AttemptEvent = Extract<EngineEvent, { type: 'attempt' }>;
 
-/** What differs between a local and a simulated session: time, where probes go, and what else lives as long. */
-export interface SessionEngine {
-  readonly clock: Clock;
-  /** Clock time of `t = 0`. */
-  readonly epoch: number;
-  readonly kubeletStartedAt: number;
-  readonly random: () => number;
-  readonly target: ProbeTarget;
-  readonly processes: ContainerProcesses;
-  readonly idScheme: string;
+/**
+ * What differs between sessions: time, where probes go, what else lives as long. Everything the
+ * pod runtimes take but the event sink, which is the session's own.
+ */
+export interface SessionEngine extends Omit<PodRuntimeOptions, 'emit' | 'backoff'> {
   /** Disposed with the session, after the engine (a simulation's ticker). */
   readonly owned: readonly Disposable[];
 }
