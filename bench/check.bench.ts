@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, DEFAULT_MINOR_VERSION, parseManifest } from '../src/cor
 import { readYamlFile } from '../src/core/manifest/yamlFile';
 import { checkManifest } from '../src/core/rules/run';
 import { generateManifest } from './generate';
+import { median } from './stats';
 
 export interface CheckBenchResult {
   readonly name: 'check';
@@ -75,12 +76,6 @@ function time(fn: () => unknown): { wall: number; cpu: number } {
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
   const cpu = process.cpuUsage(cpuStart);
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 interface Samples {

@@ -5,6 +5,7 @@
  */
 import { checkText } from '../src/core/check';
 import { generateManifest } from './generate';
+import { median } from './stats';
 
 function main(lines: number, runs: number): void {
   const { text } = generateManifest(lines);
@@ -15,8 +16,7 @@ function main(lines: number, runs: number): void {
     checkText(text, { file: 'bench.yaml' });
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  process.stdout.write(`${JSON.stringify({ median: times[Math.floor(times.length / 2)], min: times[0] })}\n`);
+  process.stdout.write(`${JSON.stringify({ median: median(times), min: Math.min(...times) })}\n`);
 }
 
 if (require.main === module) main(Number(process.argv[2]), Number(process.argv[3]));

@@ -8,12 +8,22 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const CODE_SERVER = join(homedir(), '.cache', 'e2e-code-server-4.100.3', 'node_modules', '.bin', 'code-server');
+/** Keep in step with CODE_SERVER_VERSION in test/e2e/lib.mjs (an ES module this CommonJS build cannot load). */
+const CODE_SERVER_VERSION = '4.100.3';
+
+/** Where the harness finds code-server: the same rule as `codeServerBin()` in test/e2e/lib.mjs. */
+function codeServerBin(): string {
+  const explicit = process.env['CODE_SERVER_BIN'];
+  if (explicit) return resolve(explicit);
+  const prefix = process.env['CODE_SERVER_PREFIX'] ?? join(homedir(), '.cache', `e2e-code-server-${CODE_SERVER_VERSION}`);
+  return join(prefix, 'node_modules/.bin/code-server');
+}
 
 export async function runExtensionBenchmark(log: (line: string) => void): Promise<void> {
-  log('extension — editing inside a real VS Code extension host (code-server 4.100.3)');
-  if (!existsSync(CODE_SERVER) && !process.env['CODE_SERVER_BIN']) {
-    log('  skipped: code-server is not installed; `npm run test:extension` installs it');
+  log(`extension — editing inside a real VS Code extension host (code-server ${CODE_SERVER_VERSION})`);
+  const bin = codeServerBin();
+  if (!existsSync(bin)) {
+    log(`  skipped: code-server is not installed at ${bin}; \`npm run test:extension\` installs it (or set CODE_SERVER_BIN / CODE_SERVER_PREFIX)`);
     return;
   }
   const root = resolve(__dirname, '..', '..');

@@ -11,6 +11,7 @@ import type { ProbeOutcome } from '../src/core/probers/types';
 import { LocalTarget } from '../src/core/targets/local';
 import type { AttemptRequest } from '../src/core/engine/target';
 import { startLoopbackServer } from './loopbackServer';
+import { median } from './stats';
 
 const CONCURRENCY = 1000;
 const SECONDS = 2;
@@ -30,7 +31,6 @@ export async function runHttpBenchmark(log: (line: string) => void): Promise<voi
       const second = round % 2 === 0 ? await engineLoop(server.port, SECONDS) : await bareLoop(server.port, SECONDS);
       rounds.push(round % 2 === 0 ? { bare: first, engine: second } : { bare: second, engine: first });
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
     log(`  baseline: bare undici, a fresh Client and Connection: close per request: ${median(rounds.map((r) => r.bare)).toFixed(0)} requests/s (median)`);
     log(`  engine:   LocalTarget → HTTP prober: ${median(rounds.map((r) => r.engine)).toFixed(0)} probes/s (median)`);
     const ratio = median(rounds.map((r) => r.engine / r.bare));

@@ -12,6 +12,7 @@ import { desiredPods, Manager } from '../src/core/engine/manager';
 import { parseManifest } from '../src/core/manifest';
 import { LocalTarget, ObservedProcesses } from '../src/core/targets/local';
 import { startLoopbackServer } from './loopbackServer';
+import { type Percentiles, percentiles } from './stats';
 
 /** The issue's figure; BENCH_SCHEDULE_WORKERS (a multiple of 10) measures another load. */
 const WORKERS = Number(process.env.BENCH_SCHEDULE_WORKERS ?? 10_000);
@@ -74,7 +75,7 @@ async function compare(port: number, workers: number, log: (line: string) => voi
   log(`  ${engine.p99 <= GOAL_P99_MS ? 'PASS' : 'FAIL'}  p99 lateness ≤ ${GOAL_P99_MS} ms at ${workers} workers (${(engine.p99 / Math.max(baseline.p99, 0.001)).toFixed(2)}× the bare timers' p99)`);
 }
 
-async function engineWorkers(port: number, workers: number): Promise<Stats> {
+async function engineWorkers(port: number, workers: number): Promise<Percentiles> {
   const pods = desiredPods(parseManifest(manifest(port, workers)));
   const clock = new LatenessClock();
   const target = new LocalTarget({ host: '127.0.0.1', portMap: new Map(), allowExec: false, allowedHosts: new Set(), minorVersion: 33, baseEnv: {} });
@@ -84,7 +85,7 @@ async function engineWorkers(port: number, workers: number): Promise<Stats> {
   await sleep(WARMUP_MS + MEASURE_MS);
   manager.dispose();
   target.dispose();
-  return stats(clock.lateness);
+  return percentiles(clock.lateness);
 }
 
 /** `workers` readiness probes: pods of CONTAINERS_PER_POD containers, one TCP probe each. */
@@ -93,7 +94,7 @@ function manifest(port: number, workers: number): string {
   return Array.from({ length: workers / CONTAINERS_PER_POD }, (_, i) => `apiVersion: v1\nkind: Pod\nmetadata: {name: pod-${i}}\nspec:\n  containers:\n${containers}`).join('\n---\n');
 }
 
-async function bareIntervals(port: number, workers: number): Promise<Stats> {
+async function bareIntervals(port: number, workers: number): Promise<Percentiles> {
   const lateness: number[] = [];
   const from = performance.now() + WARMUP_MS;
   const handles: NodeJS.Timeout[] = [];
@@ -118,7 +119,7 @@ async function bareIntervals(port: number, workers: number): Promise<Stats> {
   await sleep(WARMUP_MS + MEASURE_MS);
   starts.forEach(clearTimeout);
   handles.forEach(clearInterval);
-  return stats(lateness);
+  return percentiles(lateness);
 }
 
 /** Connections per second from a tight loop of connect-then-destroy, 100 in flight, for 3 s. */
@@ -144,18 +145,6 @@ async function connectCapacity(port: number): Promise<number> {
   const start = performance.now();
   await Promise.all(Array.from({ length: 100 }, loop));
   return opened / ((performance.now() - start) / 1000);
-}
-
-interface Stats {
-  readonly p50: number;
-  readonly p99: number;
-  readonly count: number;
-}
-
-function stats(values: number[]): Stats {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), count: sorted.length };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -10,6 +10,7 @@ import type { ProbeLensApi } from '../../src/extension/extension';
 import { test, waitFor } from '../../test/extension/harness';
 import { probeLensExtension } from '../../test/extension/workbench';
 import { generateManifest } from '../generate';
+import { median } from '../stats';
 
 const ACTIVATION_GOAL_MS = 100;
 const DIAGNOSTICS_GOAL_MS = 50;
@@ -17,10 +18,6 @@ const LATENESS_GOAL_MS = 20;
 
 function report(line: string): void {
   console.log(`  ${line}`);
-}
-
-function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 }
 
 async function openUntitled(content: string): Promise<vscode.TextDocument> {

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { checkText, parseKubernetesVersion } from '../core/check';
+import { checkText } from '../core/check';
 import { normaliseRuleIds } from '../core/rules/registry';
 import type { Finding } from '../core/rules/types';
 import { formatJson } from './format/json';
 import { formatSarif } from './format/sarif';
 import { formatText } from './format/text';
 import { type CliIo, readInput } from './io';
-import { parseDuration, UsageError } from './usage';
+import { minorVersionOption, parseDuration, UsageError } from './usage';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
@@ -28,9 +28,7 @@ export function runCheck(argv: readonly string[], io: CliIo): number {
   if (positionals.length === 0) throw new UsageError('check needs at least one FILE (or - for standard input)');
   const { known, unknown } = normaliseRuleIds((values.disable as string[]).flatMap((list) => list.split(',')));
   if (unknown.length > 0) throw new UsageError(`--disable: unknown rule id ${unknown.map((id) => `"${id}"`).join(', ')} (see 'probe-lens rules')`);
-  const versionText = values['kubernetes-version'];
-  const minorVersion = versionText === undefined ? undefined : parseKubernetesVersion(versionText);
-  if (versionText !== undefined && minorVersion === undefined) throw new UsageError(`--kubernetes-version: "${versionText}" is not a Kubernetes version such as 1.33`);
+  const minorVersion = minorVersionOption(values['kubernetes-version']);
   const expected = values['expected-startup'] === undefined ? undefined : parseDuration(values['expected-startup'], '--expected-startup');
 
   const files = positionals.map((name) => (name === '-' ? '<stdin>' : name));
@@ -41,7 +39,7 @@ export function runCheck(argv: readonly string[], io: CliIo): number {
       ...checkText(text, {
         file: files[index] as string,
         disabledRules: new Set(known),
-        ...(minorVersion !== undefined ? { minorVersion } : {}),
+        minorVersion,
         ...(expected !== undefined ? { expectedStartupSeconds: expected } : {}),
       }),
     );

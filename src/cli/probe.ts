@@ -1,14 +1,11 @@
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { runWithRetries } from '../core/engine/attempt';
-import { type Manifest, PROBE_FIELDS, type ProbeType, parseManifest } from '../core/manifest';
+import { type Manifest, PROBE_FIELDS, PROBE_TYPES, type ProbeType, parseManifest } from '../core/manifest';
 import { LocalTarget } from '../core/targets/local';
 import type { ProbeOutcome } from '../core/probers/types';
 import { type CliIo, readInput } from './io';
-import { minorVersionOption } from './simulate';
-import { UsageError } from './usage';
-
-const TYPES: readonly ProbeType[] = ['liveness', 'readiness', 'startup'];
+import { minorVersionOption, UsageError } from './usage';
 
 /**
  * `probe-lens probe --spec JSON|@file [--container JSON|@file] [--host H] [--type T]`: one attempt
@@ -30,7 +27,7 @@ export async function runProbe(argv: readonly string[], io: CliIo): Promise<numb
   if (positionals.length > 0) throw new UsageError(`probe takes no FILE (got "${positionals[0]}"); give the probe with --spec`);
   if (values.spec === undefined) throw new UsageError('probe needs --spec with the probe object, e.g. --spec \'{"httpGet":{"path":"/healthz","port":8080}}\'');
   const type = values.type as ProbeType;
-  if (!TYPES.includes(type)) throw new UsageError(`--type must be one of ${TYPES.join(', ')}, not "${values.type}"`);
+  if (!PROBE_TYPES.includes(type)) throw new UsageError(`--type must be one of ${PROBE_TYPES.join(', ')}, not "${values.type}"`);
   const minorVersion = minorVersionOption(values['kubernetes-version']);
   const spec = readObject(values.spec, '--spec', io);
   const container = values.container === undefined ? {} : readObject(values.container, '--container', io);

@@ -2,15 +2,15 @@ import { parseArgs } from 'node:util';
 import { RealClock } from '../core/engine/clock';
 import type { Disposable } from '../core/engine/disposable';
 import { desiredPods, Manager } from '../core/engine/manager';
-import { findClusterPod, type KubectlConfig } from '../core/k8s/kubectl';
-import { type ClusterPodBinding, ClusterTarget } from '../core/targets/cluster';
+import { KUBELET_UP_MS } from '../core/engine/podRuntime';
+import type { KubectlConfig } from '../core/k8s/kubectl';
+import { type ClusterPodBinding, ClusterTarget, findClusterPods } from '../core/targets/cluster';
 import { isLoopback, LocalTarget, ObservedProcesses } from '../core/targets/local';
-import type { TunnelChange } from '../core/targets/portForward';
+import { tunnelText } from '../core/targets/portForward';
 import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
 import type { CliIo } from './io';
 import { loadRunnableManifest } from './manifestInput';
-import { minorVersionOption } from './simulate';
-import { parseDuration, UsageError } from './usage';
+import { minorVersionOption, parseDuration, UsageError } from './usage';
 
 const REDRAW_MS = 500;
 
@@ -19,7 +19,7 @@ const REDRAW_MS = 500;
  * your app on this machine, with the kubelet's timing and decisions, until `--for` or Ctrl-C.
  * Resolves with the exit code once everything it started is stopped.
  */
-export function runRun(argv: readonly string[], io: CliIo & { onInterrupt(stop: () => void): () => void }): Promise<number> {
+export function runRun(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -65,17 +65,21 @@ export function runRun(argv: readonly string[], io: CliIo & { onInterrupt(stop: 
   const file = positionals[0] as string;
   const manifest = loadRunnableManifest(file, minorVersion, io);
 
-  const sink = { write: io.stdout, color: io.color, live: io.color && values.format === 'text' };
-  const text = values.format === 'text' ? textOutput(sink) : undefined;
-  const output = text ?? jsonlOutput(sink, { mode: 'run', target: 'local', file });
+  const { output, text, live } = sessionOutput(io, values.format, { mode: 'run', target: 'local', file });
   const clock = new RealClock();
   const target = new LocalTarget({ host, portMap, allowExec: values['allow-exec'] as boolean, allowedHosts, minorVersion, baseEnv: process.env });
   const epoch = clock.now();
-  // The kubelet has been up a while: no start-up jitter (W4) for a session the user just started.
-  const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - 3_600_000, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'local' });
+  const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - KUBELET_UP_MS, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'local' });
   manager.sync(desiredPods(manifest));
 
-  return runSession({ manager, target, output, text, live: sink.live }, durationMs, io);
+  return runSession({ manager, target, output, text, live }, durationMs, io);
+}
+
+/** What a session prints with: a live table on a colour terminal, else plain lines, or JSON lines. */
+function sessionOutput(io: CliIo, format: string, header: Record<string, unknown>): Pick<Session, 'output' | 'text' | 'live'> {
+  const sink = { write: io.stdout, color: io.color, live: io.color && format === 'text' };
+  const text = format === 'text' ? textOutput(sink) : undefined;
+  return { output: text ?? jsonlOutput(sink, header), text, live: sink.live };
 }
 
 interface Session {
@@ -87,7 +91,7 @@ interface Session {
 }
 
 /** Runs until `--for` or Ctrl-C, then stops everything it started; resolves with exit code 0. */
-function runSession(session: Session, durationMs: number | undefined, io: { onInterrupt(stop: () => void): () => void }): Promise<number> {
+function runSession(session: Session, durationMs: number | undefined, io: CliIo): Promise<number> {
   const { manager, target, output, text } = session;
   return new Promise((resolve) => {
     const redraw = text && session.live ? setInterval(() => text.redraw(), REDRAW_MS) : undefined;
@@ -124,30 +128,19 @@ interface ClusterRun {
  * pod and exec probes through `kubectl exec`. The pods are only observed: the kills and restarts
  * reported are the kubelet's decisions as Probe Lens makes them, not actions on the cluster.
  */
-async function runCluster(run: ClusterRun, io: CliIo & { onInterrupt(stop: () => void): () => void }): Promise<number> {
+async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
   const manifest = loadRunnableManifest(run.file, run.minorVersion, io);
   const kubectl: KubectlConfig = { path: run.kubectl, env: process.env };
-  const wanted = desiredPods(manifest).filter((pod) => pod.spec.containers.some((c) => c.probes.length > 0));
-  const bindings: ClusterPodBinding[] = [];
-  const missing: string[] = [];
-  for (const desired of wanted) {
-    const found = await findClusterPod(kubectl, desired.spec, run.namespace);
-    if (!found.ok && found.kubectlMissing) throw new UsageError(found.error);
-    if (!found.ok) {
-      missing.push(found.error);
-      continue;
-    }
-    bindings.push({ identity: { name: found.pod.name, namespace: found.pod.namespace, uid: found.pod.uid }, spec: desired.spec, pod: found.pod });
-  }
-  if (bindings.length === 0) throw new UsageError(missing.join('; '));
-  for (const error of missing) io.stderr(`probe-lens: note: ${error}; not probed\n`);
+  const found = await findClusterPods(kubectl, desiredPods(manifest), run.namespace);
+  if (!found.ok) throw new UsageError(found.reason);
+  // The CLI names each pod as the cluster does.
+  const bindings: ClusterPodBinding[] = found.value.bindings.map(({ spec, pod }) => ({ identity: { name: pod.name, namespace: pod.namespace, uid: pod.uid }, spec, pod }));
+  for (const error of found.value.missing) io.stderr(`probe-lens: note: ${error}; not probed\n`);
   for (const { pod, spec } of bindings) {
     io.stderr(`probe-lens: ${spec.objectKind} ${spec.objectName ?? ''} → pod ${pod.namespace}/${pod.name}${pod.podIP ? ` (${pod.podIP})` : ''}; kills and restarts below are what the kubelet would decide, the pod is not touched\n`);
   }
 
-  const sink = { write: io.stdout, color: io.color, live: io.color && run.format === 'text' };
-  const text = run.format === 'text' ? textOutput(sink) : undefined;
-  const output = text ?? jsonlOutput(sink, { mode: 'run', target: 'cluster', file: run.file, pods: bindings.map((b) => ({ name: b.pod.name, namespace: b.pod.namespace })) });
+  const { output, text, live } = sessionOutput(io, run.format, { mode: 'run', target: 'cluster', file: run.file, pods: bindings.map((b) => ({ name: b.pod.name, namespace: b.pod.namespace })) });
   const clock = new RealClock();
   const epoch = clock.now();
   const target = new ClusterTarget({
@@ -158,7 +151,7 @@ async function runCluster(run: ClusterRun, io: CliIo & { onInterrupt(stop: () =>
     clock,
     epoch,
     emit: output.emit,
-    onTunnelChange: (pod, change) => io.stderr(`probe-lens: ${tunnelLine(pod.name, change)}\n`),
+    onTunnelChange: (pod, change) => io.stderr(`probe-lens: ${tunnelText(pod.name, change)}\n`),
   });
   // Ctrl-C while the tunnels open must still kill them (kubectl runs in its own process group).
   let interrupted = false;
@@ -172,14 +165,9 @@ async function runCluster(run: ClusterRun, io: CliIo & { onInterrupt(stop: () =>
     output.finish();
     return 0;
   }
-  const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - 3_600_000, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'cluster' });
+  const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - KUBELET_UP_MS, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'cluster' });
   manager.sync(bindings.map((b) => ({ identity: b.identity, spec: b.spec })));
-  return runSession({ manager, target, output, text, live: sink.live }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - (clock.now() - epoch)), io);
-}
-
-function tunnelLine(pod: string, change: TunnelChange): string {
-  const ports = [...change.ports].map(([remote, local]) => (local ? `127.0.0.1:${local} → ${remote}` : `${remote}`)).join(', ');
-  return change.state === 'up' ? `port-forward to pod ${pod} up: ${ports}` : `port-forward to pod ${pod} down (${change.reason}); probes through it are errors, not failures, until it is back`;
+  return runSession({ manager, target, output, text, live }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - (clock.now() - epoch)), io);
 }
 
 /** `8080:18080`: the container port and the local port it is reachable on. */

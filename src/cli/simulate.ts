@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { parseKubernetesVersion } from '../core/check';
-import { DEFAULT_MINOR_VERSION } from '../core/manifest';
 import { parseScenario } from '../core/scenario/parse';
 import { DEFAULT_SCENARIO, type Scenario } from '../core/scenario/scenario';
 import { simulate } from '../core/simulate';
 import { jsonlOutput, textOutput } from './format/session';
 import { type CliIo, readInput } from './io';
 import { loadRunnableManifest } from './manifestInput';
-import { parseDuration, UsageError } from './usage';
+import { minorVersionOption, parseDuration, UsageError } from './usage';
+
+/** Re-exported for run.ts, which still imports it from here; new code imports it from './usage'. */
 
 /** `probe-lens simulate FILE [--scenario F] [--for 10m] [--seed N] [--format text|jsonl]`. */
 export function runSimulate(argv: readonly string[], io: CliIo): number {
@@ -43,11 +43,4 @@ function readScenario(file: string, io: CliIo): Scenario {
   const parsed = parseScenario(readInput(file, io, 'scenario '));
   if (!parsed.ok) throw new UsageError(`scenario ${file}: ${parsed.error}`);
   return parsed.scenario;
-}
-
-export function minorVersionOption(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_MINOR_VERSION;
-  const minor = parseKubernetesVersion(text);
-  if (minor === undefined) throw new UsageError(`--kubernetes-version: "${text}" is not a Kubernetes version such as 1.33`);
-  return minor;
 }

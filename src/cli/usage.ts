@@ -1,3 +1,6 @@
+import { parseKubernetesVersion } from '../core/check';
+import { DEFAULT_MINOR_VERSION } from '../core/manifest';
+
 /** Bad usage or unreadable input: printed on stderr, exit code 2 (design.md §3). */
 export class UsageError {
   constructor(readonly message: string) {}
@@ -30,4 +33,12 @@ export function parseDuration(text: string, option: string): number {
   if (!match) throw new UsageError(`${option}: "${text}" is not a duration (examples: 90s, 10m, 2h)`);
   const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   return Number(match[1]) * unit;
+}
+
+/** `--kubernetes-version 1.33` → 33; absent → the default minor version. */
+export function minorVersionOption(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MINOR_VERSION;
+  const minor = parseKubernetesVersion(text);
+  if (minor === undefined) throw new UsageError(`--kubernetes-version: "${text}" is not a Kubernetes version such as 1.33`);
+  return minor;
 }

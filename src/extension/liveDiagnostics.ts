@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { verdictOf } from '../core/engine/attempt';
-import { probeTypeTitle } from '../core/engine/events';
+import { attemptMessage } from '../core/engine/attempt';
 import { PROBING_CONTAINERS } from '../core/manifest';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { toVsRange } from './documents/positions';
@@ -72,10 +71,11 @@ function diagnosticsOf(session: ProbingSession): vscode.Diagnostic[] {
 }
 
 /** One decision: what an attempt shows in the editor, if anything. */
-export function liveProblem(last: AttemptEvent, thresholdReached: boolean): { message: string; severity: vscode.DiagnosticSeverity } | undefined {
+function liveProblem(last: AttemptEvent, thresholdReached: boolean): { message: string; severity: vscode.DiagnosticSeverity } | undefined {
   if (last.outcome === 'success' && last.error === undefined) return undefined;
   const outcome = last.error !== undefined ? { result: last.outcome, output: last.output, error: last.error } : { result: last.outcome, output: last.output };
-  const message = verdictOf(last.probe, outcome).event?.message ?? `${probeTypeTitle(last.probe)} probe failed${last.output ? `: ${last.output}` : ''}`;
+  // Past the early return, an outcome without an event is `unknown`: the message says "failed".
+  const message = attemptMessage(last.probe, outcome);
   if (last.error !== undefined) return { message, severity: vscode.DiagnosticSeverity.Warning };
   if (last.outcome === 'warning') return { message, severity: vscode.DiagnosticSeverity.Information };
   return { message, severity: thresholdReached ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning };

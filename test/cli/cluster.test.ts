@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI, spawnCli } from '../helpers/cli';
 import { startHttpServer } from '../helpers/httpServers';
 
-const CLI = 'dist/cli.js';
 const FAKE = join(process.cwd(), 'test/fixtures/kubectl/kubectl');
-const built = existsSync(CLI);
 
 const DEPLOYMENT = (probes: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -36,31 +35,6 @@ function setup(manifest: string, ports: Record<number, number> = {}) {
   return { file: join(dir, 'web.yaml'), env, forwarders: () => readdirSync(pids).map(Number) };
 }
 
-/**
- * Runs the CLI; with `until`, sends SIGINT (Ctrl-C) a moment after it holds (jsonl is written at
- * the end, so the condition watches the servers, not stdout).
- */
-function run(args: string[], env: NodeJS.ProcessEnv, until?: () => boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const poll = until
-      ? setInterval(() => {
-          if (!until()) return;
-          clearInterval(poll);
-          setTimeout(() => child.kill('SIGINT'), 1000);
-        }, 50)
-      : undefined;
-    child.on('close', (code) => {
-      clearInterval(poll);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -75,14 +49,14 @@ async function noneAlive(pids: number[]): Promise<boolean> {
   return !pids.some(alive);
 }
 
-test('run --target cluster: a Deployment\'s pod found by its labels, probed through a real port-forward; jsonl with tunnel events', { skip: !built && 'build first' }, async () => {
+test('run --target cluster: a Deployment\'s pod found by its labels, probed through a real port-forward; jsonl with tunnel events', async () => {
   const app = await startHttpServer((req, res) => {
     res.statusCode = req.url === '/ready' ? 200 : 404;
     res.end();
   });
   try {
     const { file, env, forwarders } = setup(DEPLOYMENT('          readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 1}\n'), { 8080: app.port });
-    const { code, stdout, stderr } = await run(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--for', '60s', '--format', 'jsonl'], env, () => app.accepted() >= 2);
+    const { code, stdout, stderr } = await spawnCli(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--for', '60s', '--format', 'jsonl'], { env, interruptWhen: () => app.accepted() >= 2 });
     assert.equal(code, 0, stderr);
     const [header, ...events] = stdout
       .trim()
@@ -105,7 +79,7 @@ test('run --target cluster: a Deployment\'s pod found by its labels, probed thro
   }
 });
 
-test('run --target cluster: exec probes via kubectl exec only with --allow-exec; Ctrl-C stops and kills the port-forward', { skip: !built && 'build first' }, async () => {
+test('run --target cluster: exec probes via kubectl exec only with --allow-exec; Ctrl-C stops and kills the port-forward', async () => {
   const app = await startHttpServer((_req, res) => res.end());
   try {
     const marker = join(mkdtempSync(join(tmpdir(), 'probe-lens-exec-')), 'ran');
@@ -113,10 +87,10 @@ test('run --target cluster: exec probes via kubectl exec only with --allow-exec;
       DEPLOYMENT(`          livenessProbe: {exec: {command: [sh, -c, "echo alive; touch ${marker}"]}, periodSeconds: 1, timeoutSeconds: 10}\n          readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 1}\n`),
       { 8080: app.port },
     );
-    const refused = await run(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--for', '60s', '--format', 'jsonl'], env, () => app.accepted() >= 1);
+    const refused = await spawnCli(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--for', '60s', '--format', 'jsonl'], { env, interruptWhen: () => app.accepted() >= 1 });
     assert.equal(refused.code, 0, refused.stderr);
     assert.match(refused.stdout, /"probe":"liveness",.*"outcome":"unknown",.*"error":"exec probes run commands in your container \(kubectl exec\) and were not allowed/);
-    const allowed = await run(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--allow-exec', '--for', '60s', '--format', 'jsonl'], env, () => existsSync(marker) && app.accepted() >= 2);
+    const allowed = await spawnCli(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--allow-exec', '--for', '60s', '--format', 'jsonl'], { env, interruptWhen: () => existsSync(marker) && app.accepted() >= 2 });
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.match(allowed.stdout, /"probe":"liveness","containerId":"cluster:\/\/web-7d9c-x2x\/web\/0","outcome":"success","output":"alive\\n"/);
     assert.match(allowed.stdout, /"probe":"readiness","containerId":"cluster:\/\/web-7d9c-x2x\/web\/0","outcome":"success"/);
@@ -127,7 +101,7 @@ test('run --target cluster: exec probes via kubectl exec only with --allow-exec;
   }
 });
 
-test('run --target cluster: no matching pod, a missing kubectl, local-only options are exit 2 with a clear message', { skip: !built && 'build first' }, () => {
+test('run --target cluster: no matching pod, a missing kubectl, local-only options are exit 2 with a clear message', () => {
   const { file, env } = setup(DEPLOYMENT('          readinessProbe: {tcpSocket: {port: 8080}}\n'));
   const cli = (args: string[]) => spawnSync(process.execPath, [CLI, 'run', file, '--target', 'cluster', ...args], { env, encoding: 'utf8', timeout: 30_000 });
   const none = cli(['--kubectl', FAKE, '--namespace', 'shop']);

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-
-const CLI = 'dist/cli.js';
+import { CLI, spawnCli } from '../helpers/cli';
+import { startHttpServer, type TestServer } from '../helpers/httpServers';
 
 function cli(args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
@@ -27,13 +25,12 @@ function lines(stdout: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-async function server(handler: (path: string) => number): Promise<{ port: number; close(): Promise<void>; server: Server }> {
-  const srv = createServer((req, res) => {
+/** An HTTP server answering `ok` with the status `handler` gives for the request's path. */
+function server(handler: (path: string) => number): Promise<TestServer> {
+  return startHttpServer((req, res) => {
     res.statusCode = handler(req.url ?? '/');
     res.end('ok');
   });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  return { port: (srv.address() as AddressInfo).port, server: srv, close: () => new Promise((resolve) => srv.close(() => resolve())) };
 }
 
 const POD = (probes: string) => `apiVersion: v1
@@ -116,13 +113,13 @@ test('probe: one HTTP attempt against a real server, as JSON; exit 0 on success,
   const app = await server((path) => (path === '/healthz' ? 200 : 503));
   try {
     // Spawned asynchronously: this process's server must keep answering.
-    const ok = await spawnRun(['probe', '--spec', JSON.stringify({ httpGet: { path: '/healthz', port: app.port } })]);
+    const ok = await spawnCli(['probe', '--spec', JSON.stringify({ httpGet: { path: '/healthz', port: app.port } })]);
     assert.equal(ok.code, 0, ok.stderr);
     const result = JSON.parse(ok.stdout);
     assert.equal(result.result, 'success');
     assert.equal(result.output, 'ok');
     assert.equal(typeof result.durationMs, 'number');
-    const bad = await spawnRun(['probe', '--spec', JSON.stringify({ httpGet: { path: '/ready', port: 'http' } }), '--container', JSON.stringify({ ports: [{ name: 'http', containerPort: app.port }] })]);
+    const bad = await spawnCli(['probe', '--spec', JSON.stringify({ httpGet: { path: '/ready', port: 'http' } }), '--container', JSON.stringify({ ports: [{ name: 'http', containerPort: app.port }] })]);
     assert.equal(bad.code, 1);
     assert.deepEqual(JSON.parse(bad.stdout).output, 'HTTP probe failed with statuscode: 503');
   } finally {
@@ -150,7 +147,7 @@ test('run --target local: probes a real server through a port mapping, then stop
   const app = await server(() => 200);
   try {
     const manifest = file('pod.yaml', POD('      readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 1}\n'));
-    const { code, stdout, stderr } = await spawnRun(['run', manifest, '--port', `8080:${app.port}`, '--for', '2500ms', '--format', 'jsonl']);
+    const { code, stdout, stderr } = await spawnCli(['run', manifest, '--port', `8080:${app.port}`, '--for', '2500ms', '--format', 'jsonl']);
     assert.equal(code, 0, stderr);
     const events = lines(stdout);
     assert.equal(events[0]?.mode, 'run');
@@ -165,7 +162,7 @@ test('run --target local: probes a real server through a port mapping, then stop
 
 test('run: exec probes do not run without --allow-exec; Ctrl-C stops the session with a summary', async () => {
   const manifest = file('pod.yaml', POD('      livenessProbe: {exec: {command: [touch, /tmp/probe-lens-should-not-exist]}, periodSeconds: 1}\n'));
-  const { code, stdout } = await spawnRun(['run', manifest], { interruptAfterMs: 1500 });
+  const { code, stdout } = await spawnCli(['run', manifest], { interruptAfterMs: 1500 });
   assert.equal(code, 0);
   assert.equal(existsSync('/tmp/probe-lens-should-not-exist'), false);
   assert.match(stdout, /liveness +Success .*error: exec probes run commands on this machine and were not allowed/);
@@ -179,23 +176,6 @@ test('run: --target cluster without kubectl and a non-loopback --host are refuse
   assert.match(remote.stderr, /--allow-host 10\.1\.2\.3/);
 });
 
-/** Runs the CLI asynchronously (the test's own servers must keep answering), optionally sending SIGINT. */
-function spawnRun(args: string[], options: { interruptAfterMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    if (options.interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), options.interruptAfterMs);
-    child.on('close', (code) => {
-      clearTimeout(kill);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 test('run --allow-exec: the manifest\'s exec probe runs here, with $(VAR) expanded from the container env (E5)', async () => {
   const marker = join(mkdtempSync(join(tmpdir(), 'probe-lens-exec-')), 'ran');
   const manifest = file(
@@ -204,7 +184,7 @@ test('run --allow-exec: the manifest\'s exec probe runs here, with $(VAR) expand
       readinessProbe: {exec: {command: [touch, "$(MARKER)"]}, periodSeconds: 1}
 `),
   );
-  const { code, stdout } = await spawnRun(['run', manifest, '--allow-exec', '--for', '1500ms', '--format', 'jsonl']);
+  const { code, stdout } = await spawnCli(['run', manifest, '--allow-exec', '--for', '1500ms', '--format', 'jsonl']);
   assert.equal(code, 0);
   assert.ok(existsSync(marker), 'the command ran, with the variable expanded');
   const attempts = lines(stdout).filter((e) => e.type === 'attempt');

@@ -3,11 +3,10 @@
  * 127.0.0.1 to probe, and settings set for one test.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../src/extension/extension';
 import type { ProbingApi } from '../../src/extension/sessions/registerProbing';
+import { startHttpServer, type TestServer } from '../helpers/httpServers';
 import { activateProbeLens } from './workbench';
 
 /** The probing part of the test API (`activate()` returns it as `probing`). */
@@ -18,31 +17,24 @@ export async function probingApi(): Promise<ProbingApi> {
   return probing;
 }
 
-/** An HTTP server on 127.0.0.1 whose /healthz answers `status`; counts requests and open connections. */
-export interface HealthServer {
-  readonly port: number;
+/**
+ * An HTTP server on 127.0.0.1 (test/helpers/httpServers.ts, which counts and tracks connections)
+ * whose /healthz answers `status`; counts requests.
+ */
+export interface HealthServer extends TestServer {
   status: number;
-  requests: number;
-  readonly open: Set<Socket>;
-  close(): Promise<void>;
+  readonly requests: number;
 }
 
 export async function startHealthServer(): Promise<HealthServer> {
-  const open = new Set<Socket>();
   const state = { status: 200, requests: 0 };
-  const server: Server = createServer((request, response) => {
+  const server = await startHttpServer((request, response) => {
     state.requests++;
     response.writeHead(request.url === '/healthz' ? state.status : 404, { 'content-type': 'text/plain' });
     response.end(request.url === '/healthz' && state.status === 200 ? 'ok' : 'not ok');
   });
-  server.on('connection', (socket) => {
-    open.add(socket);
-    socket.on('close', () => open.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    port,
+    ...server,
     get status() {
       return state.status;
     },
@@ -52,12 +44,6 @@ export async function startHealthServer(): Promise<HealthServer> {
     get requests() {
       return state.requests;
     },
-    open,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
-        server.close(() => resolve());
-      }),
   };
 }
 

@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { checkText, type CheckOptions } from '../../src/core/check';
+import { applyTextEdits } from '../../src/core/fixes/text';
 import type { Finding } from '../../src/core/rules/types';
 
 /** Findings for a YAML text, as `probe-lens check` computes them. */
@@ -57,4 +59,10 @@ export function textAt(yaml: string, finding: Finding): string {
   const { start, end } = finding.range;
   if (start.line === end.line) return (lines[start.line] ?? '').slice(start.character, end.character);
   return [(lines[start.line] ?? '').slice(start.character), ...lines.slice(start.line + 1, end.line), (lines[end.line] ?? '').slice(0, end.character)].join('\n');
+}
+
+/** The text after a finding's quick fix, as the editor applies it. */
+export function applyFix(yaml: string, finding: Finding | undefined): string {
+  assert.ok(finding?.fix, 'finding has a fix');
+  return applyTextEdits(yaml, finding.fix.edits);
 }

@@ -101,7 +101,7 @@ function notableLine(event: EngineEvent, lastFailure: Map<string, string>, paint
   }
 }
 
-export function renderSummary(summary: SessionSummary, paint: (code: number, text: string) => string): string {
+function renderSummary(summary: SessionSummary, paint: (code: number, text: string) => string): string {
   const lines: string[] = [];
   for (const pod of summary.pods.values()) {
     for (const container of pod.containers.values()) {

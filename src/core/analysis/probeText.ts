@@ -1,6 +1,7 @@
 import type { ContainerSummary, ProbeSummary } from '../session/summary';
 import { resolveContainerPort } from '../k8s/ports';
 import type { ContainerSpec, EffectiveProbe, IntOrString, ProbeHandler, ProbeModel, ProbeSpec } from '../manifest';
+import type { Range } from '../text/range';
 import { failureWindow, killGraceSeconds, livenessKillSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
 
 /**
@@ -106,15 +107,18 @@ function timingLines(probe: ProbeModel): string[] {
 }
 
 function liveLines(live: ProbeSummary): string[] {
-  const marks = live.recent.map((r) => ({ success: '●', warning: '◐', failure: '✖', unknown: '?' })[r]).join(' ');
+  const marks = live.recent.map((r) => OUTCOME_MARKS[r]).join(' ');
   const lines = [`**Last ${live.recent.length} attempts:** ${marks || 'none yet'} (${live.successes}/${live.attempts} ok)`];
   if (live.lastError) lines.push(`**Last error:** ${escapeMarkdown(live.lastError)}`);
   else if (live.lastOutput) lines.push(`**Last output:** \`${live.lastOutput.slice(0, 200).replace(/`/g, "'")}\``);
   return lines;
 }
 
-/** How many of the newest outcomes are failures (errors don't count, as in the kubelet: P5). */
-function trailingFailures(recent: readonly ProbeSummary['recent'][number][]): number {
+/** One mark per attempt outcome, as hovers and the Probes view list the recent ones. */
+export const OUTCOME_MARKS: Readonly<Record<ProbeSummary['recent'][number], string>> = { success: '●', warning: '◐', failure: '✖', unknown: '?' };
+
+/** How many of the newest outcomes are failures; a prober error neither breaks nor extends the run (P5). */
+export function trailingFailures(recent: readonly ProbeSummary['recent'][number][]): number {
   let n = 0;
   for (let i = recent.length - 1; i >= 0 && (recent[i] === 'failure' || recent[i] === 'unknown'); i--) if (recent[i] === 'failure') n++;
   return n;
@@ -124,7 +128,13 @@ function seconds(n: number): string {
   return `${n} s`;
 }
 
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+/** From the probe's key to the end of its value: where a hover or a tree selection finds the probe. */
+export function probeExtent(probe: ProbeModel): Range {
+  const value = probe.locate('');
+  return { start: probe.keyRange.start, end: value ? value.value.end : probe.keyRange.end };
 }
 

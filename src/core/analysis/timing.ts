@@ -20,6 +20,9 @@ export function failureWindow(probe: EffectiveProbe): FailureWindow {
   };
 }
 
+/** L11 calls a startup budget under this "very small": a slow start would still be killed. */
+export const MIN_STARTUP_BUDGET_SECONDS = 10;
+
 /** `B_start = d + f × p`: how long the app may take to start before the startup probe kills it. */
 export function startupBudgetSeconds(startup: EffectiveProbe): number {
   return failureWindow(startup).latest;

@@ -1,7 +1,7 @@
-import { DEFAULT_LIMITS, DEFAULT_MINOR_VERSION, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel } from '../manifest';
+import { DEFAULT_LIMITS, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel } from '../manifest';
 import { checkManifest, compareFindings } from '../rules/run';
 import type { Finding, RuleContext } from '../rules/types';
-import { containsPosition, type Position, type Range } from '../text/range';
+import { containsPosition, type Position, shiftRange } from '../text/range';
 import { splitDocuments } from './documentChunks';
 
 export interface CheckSettings {
@@ -32,8 +32,20 @@ export interface PlacedPodSpec {
   readonly lineOffset: number;
 }
 
-/** What the checker made of one version of a file. */
+/** A document of the file with its file-wide index (what `desiredPodsOf` takes). */
+export interface IndexedDocument {
+  readonly index: number;
+  readonly podSpecs: readonly PodSpecModel[];
+}
+
+/**
+ * What the checker made of one version of a file. Immutable, so the views of it that editor
+ * surfaces ask for several times a second are built once, on first use.
+ */
 export class ManifestSnapshot {
+  private placedPodSpecs: readonly PlacedPodSpec[] | undefined;
+  private indexedDocuments: readonly IndexedDocument[] | undefined;
+
   constructor(
     readonly chunks: readonly PlacedChunk[],
     /** Every finding, in file positions, sorted as `checkText` sorts them. */
@@ -42,15 +54,17 @@ export class ManifestSnapshot {
     readonly chunksRead: number,
   ) {}
 
-  get podSpecs(): PlacedPodSpec[] {
-    return this.chunks.flatMap((chunk) =>
+  get podSpecs(): readonly PlacedPodSpec[] {
+    this.placedPodSpecs ??= this.chunks.flatMap((chunk) =>
       chunk.documents.flatMap((document) => document.podSpecs.map((spec) => ({ spec, document: chunk.firstDocument + document.source.index, lineOffset: chunk.firstLine }))),
     );
+    return this.placedPodSpecs;
   }
 
   /** The documents in file order, each with its file-wide index (what `desiredPodsOf` takes). */
-  get documents(): { readonly index: number; readonly podSpecs: readonly PodSpecModel[] }[] {
-    return this.chunks.flatMap((chunk) => chunk.documents.map((document) => ({ index: chunk.firstDocument + document.source.index, podSpecs: document.podSpecs })));
+  get documents(): readonly IndexedDocument[] {
+    this.indexedDocuments ??= this.chunks.flatMap((chunk) => chunk.documents.map((document) => ({ index: chunk.firstDocument + document.source.index, podSpecs: document.podSpecs })));
+    return this.indexedDocuments;
   }
 
   /** The pod spec whose range holds a file position, if any. */
@@ -117,7 +131,7 @@ export class IncrementalChecker {
   }
 
   private read(text: string, settings: CheckSettings, limits: ManifestLimits): CheckedChunk {
-    const minorVersion = settings.context.minorVersion ?? DEFAULT_MINOR_VERSION;
+    const minorVersion = settings.context.minorVersion;
     const manifest = parseManifest(text, { minorVersion, limits });
     const findings = checkManifest(manifest, { file: this.file, disabledRules: settings.disabledRules, context: settings.context });
     return { documents: manifest.documents, findings };
@@ -134,7 +148,3 @@ function shiftFinding(finding: Finding, lines: number, documents: number): Findi
   return finding.fix ? { ...shifted, fix: { ...finding.fix, edits: finding.fix.edits.map((e) => ({ ...e, range: shiftRange(e.range, lines) })) } } : shifted;
 }
 
-export function shiftRange(range: Range, lines: number): Range {
-  if (lines === 0) return range;
-  return { start: { line: range.start.line + lines, character: range.start.character }, end: { line: range.end.line + lines, character: range.end.character } };
-}

@@ -4,7 +4,7 @@ import { probeTypeTitle } from './events';
 import type { AttemptVerdict } from './worker';
 
 /** `maxProbeRetries` (P2). */
-export const MAX_PROBE_TRIES = 3;
+const MAX_PROBE_TRIES = 3;
 
 /** Starts one handler call; settles once through `done`. */
 export type HandlerCall = (done: (outcome: ProbeOutcome) => void) => void;
@@ -70,4 +70,12 @@ export function verdictOf(type: ProbeType, outcome: ProbeOutcome): { readonly ve
     case 'unknown':
       return QUIET_FAILURE;
   }
+}
+
+/**
+ * What an attempt says to the user: the kubelet's event text when it records one, else
+ * `Readiness probe succeeded[: output]`, or `… failed[: output]` for an `unknown` outcome.
+ */
+export function attemptMessage(type: ProbeType, outcome: ProbeOutcome): string {
+  return verdictOf(type, outcome).event?.message ?? `${probeTypeTitle(type)} probe ${outcome.result === 'unknown' ? 'failed' : 'succeeded'}${outcome.output ? `: ${outcome.output}` : ''}`;
 }

@@ -49,10 +49,6 @@ export class Manager implements Disposable {
     return [...this.pods.values()].map((p) => p.runtime);
   }
 
-  runtime(uid: string): PodRuntime | undefined {
-    return this.pods.get(uid)?.runtime;
-  }
-
   dispose(): void {
     for (const pod of this.pods.values()) pod.runtime.dispose();
     this.pods.clear();
@@ -116,14 +112,23 @@ export function probeDependencies(container: ContainerModel, probe: ProbeModel):
 
 /** 53 bits of two FNV-1a hashes: kept per probe instead of the text it stands for. */
 function fingerprint(text: string): number {
+  const [a, b] = fnv1aPair(text, 0x5bd1e995);
+  return (a & 0x1fffff) * 0x100000000 + b;
+}
+
+/**
+ * Two 32-bit FNV-1a hashes of `text` in one pass: the standard one, and one whose multiplier is
+ * `secondPrime` (each user keeps its own, so its values never change).
+ */
+function fnv1aPair(text: string, secondPrime: number): [number, number] {
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+    b = Math.imul(b ^ c, secondPrime) >>> 0;
   }
-  return (a & 0x1fffff) * 0x100000000 + b;
+  return [a, b];
 }
 
 function probing(container: ContainerModel): boolean {
@@ -132,12 +137,7 @@ function probing(container: ContainerModel): boolean {
 
 /** A UUID-shaped identifier derived from `text` (FNV-1a), so runs are repeatable. */
 function stableUid(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    a = Math.imul(a ^ text.charCodeAt(i), 0x01000193) >>> 0;
-    b = Math.imul(b ^ text.charCodeAt(i), 0x811c9dc5) >>> 0;
-  }
+  const [a, b] = fnv1aPair(text, 0x811c9dc5);
   const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
   return `${hex(a)}-${hex(b).slice(0, 4)}-4${hex(b).slice(4, 7)}-8${hex(a ^ b).slice(0, 3)}-${hex(a ^ 0x5bd1e995)}${hex(b).slice(0, 4)}`;
 }

@@ -28,6 +28,12 @@ export interface PodRuntimeOptions {
   readonly backoff?: BackoffPolicy;
 }
 
+/**
+ * How long a real session's kubelet has been up when it starts: long enough that no worker waits
+ * out a start-up jitter (W4) in a session the user just started.
+ */
+export const KUBELET_UP_MS = 3_600_000;
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
@@ -121,7 +127,7 @@ class ContainerRecord implements ContainerStatusView {
   finishedAt = 0;
   exitCode = 0;
   reason: string | undefined;
-  restartCount = 0;
+  /** 0 for the first instance, then one more per restart (-1 before the first start). */
   instance = -1;
   started = false;
   ready = false;
@@ -135,6 +141,11 @@ class ContainerRecord implements ContainerStatusView {
 
   constructor(readonly model: ContainerModel) {
     this.name = model.name;
+  }
+
+  /** The kubelet counts the instances started after the first. */
+  get restartCount(): number {
+    return Math.max(this.instance, 0);
   }
 }
 
@@ -197,7 +208,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** A5: the pod gets a deletion timestamp; containers get the pod's grace period, then are killed. */
   deleteAfter(delayMs: number): void {
     this.deleteTimer?.dispose();
-    this.deleteTimer = this.options.clock.schedule(delayMs, () => {
+    this.deleteTimer = this.clock.schedule(delayMs, () => {
       this.deleting = true;
       this.emitEvent(undefined, 'Killing', 'Normal', `Deleting pod ${this.displayName}`);
       for (const record of this.records) {
@@ -254,7 +265,7 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   /** Seconds since `t = 0`. */
   private get t(): number {
-    return (this.options.clock.now() - this.options.epoch) / 1000;
+    return (this.clock.now() - this.options.epoch) / 1000;
   }
 
   /** `format.Pod`: `name_namespace(uid)`, as kubelet events print a pod. */
@@ -313,7 +324,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** K1: result updates reach the sync loop asynchronously, as through the kubelet's channels. */
   private queueSync(): void {
     if (this.syncTimer || this.disposed) return;
-    this.syncTimer = this.options.clock.schedule(0, () => {
+    this.syncTimer = this.clock.schedule(0, () => {
       this.syncTimer = undefined;
       this.sync();
     });
@@ -346,7 +357,7 @@ export class PodRuntime implements PodStatusView, Disposable {
           : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
     this.emitEvent(record.name, 'Killing', 'Normal', message);
     // The container runs on for its grace period: a hung app does not honour SIGTERM (K3).
-    record.killTimer = this.options.clock.schedule(graceSeconds * 1000, () => {
+    record.killTimer = this.clock.schedule(graceSeconds * 1000, () => {
       record.process?.dispose();
       this.terminate(record, KILLED_EXIT_CODE, 'Error');
     });
@@ -362,7 +373,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     record.killTimer = undefined;
     record.process = undefined;
     record.state = 'terminated';
-    record.finishedAt = this.options.clock.now();
+    record.finishedAt = this.clock.now();
     record.exitCode = exitCode;
     record.reason = reason;
     this.emitContainer(record);
@@ -383,7 +394,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     const podDone = this.phase === 'Succeeded' || this.phase === 'Failed';
     if (this.deleting || podDone || record.restartTimer || !this.willRestart(record, record.exitCode)) return;
     const key = `${this.identity.uid}/${record.name}`;
-    const { clock } = this.options;
+    const { clock } = this;
     if (this.backoff.isInBackoffSince(key, record.finishedAt, clock.now())) {
       if (record.reason !== 'CrashLoopBackOff') {
         record.state = 'waiting';
@@ -409,9 +420,8 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   private startInstance(record: ContainerRecord): void {
-    const { clock } = this.options;
+    const { clock } = this;
     record.instance++;
-    record.restartCount = record.instance;
     record.containerId = `${this.options.idScheme}://${this.identity.name}/${record.name}/${record.instance}`;
     record.state = 'running';
     record.startedAt = clock.now();

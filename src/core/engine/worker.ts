@@ -6,7 +6,7 @@ import type { CachedResult, ResultsCache } from './results';
 export type AttemptVerdict = { readonly result: 'Success' | 'Failure' } | { readonly error: string };
 
 /** The initial cached value for a new container (W2). */
-export const INITIAL_RESULT: Readonly<Record<ProbeType, CachedResult>> = {
+const INITIAL_RESULT: Readonly<Record<ProbeType, CachedResult>> = {
   readiness: 'Failure',
   liveness: 'Success',
   startup: 'Unknown',

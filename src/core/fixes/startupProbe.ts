@@ -1,12 +1,8 @@
-import { livenessKillSeconds } from '../analysis/timing';
-import { shiftRange } from '../editing/incrementalChecker';
+import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS } from '../analysis/timing';
 import type { ContainerModel, ProbeModel } from '../manifest';
 import type { TextEdit } from '../rules/types';
-import { compareRanges, type Position, type Range } from '../text/range';
+import { comparePositions, containsPosition, type Position, type Range, shiftRange } from '../text/range';
 import { lineBreakOf, splitLines } from './text';
-
-/** L11 calls a startup budget under this "very small": a slow start would still be killed. */
-export const MIN_STARTUP_BUDGET_SECONDS = 10;
 
 /** The startupProbe that was derived, and the edit that adds it. */
 export interface DerivedStartupProbe {
@@ -109,11 +105,11 @@ function probeSource(liveness: ProbeModel, container: ContainerModel, lineOffset
  */
 function writtenInside(liveness: ProbeModel, container: ContainerModel): boolean {
   const value = liveness.locate('')?.value;
-  return value !== undefined && within(liveness.keyRange, container.range) && compareRanges(pointAt(value.start), pointAt(liveness.keyRange.end)) >= 0;
+  return value !== undefined && within(liveness.keyRange, container.range) && comparePositions(value.start, liveness.keyRange.end) >= 0;
 }
 
 function within(inner: Range, outer: Range): boolean {
-  return compareRanges(pointAt(outer.start), pointAt(inner.start)) <= 0 && compareRanges(pointAt(inner.end), pointAt(outer.end)) <= 0;
+  return containsPosition(outer, inner.start) && containsPosition(outer, inner.end);
 }
 
 function isFlowMapAt(lines: readonly string[], position: Position): boolean {

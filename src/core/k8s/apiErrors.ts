@@ -24,7 +24,7 @@ function errorBody(kind: ApiErrorKind, detail: string, value: unknown): string {
   }
 }
 
-export function goValue(value: unknown): string {
+function goValue(value: unknown): string {
   if (value === undefined || value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   return String(value);

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { CappedBuffer } from '../probers/cappedBuffer';
+import type { ChildProcess } from 'node:child_process';
+import { runBounded, spawnInGroup } from '../probers/boundedProcess';
 import type { PodSpecModel } from '../manifest';
 
 /** Which kubectl, and the environment it runs with (KUBECONFIG, PATH …). */
@@ -31,78 +31,27 @@ export type KubectlResult =
   /** It never ran: not found, not executable. */
   | { readonly kind: 'notStarted'; readonly error: string };
 
-const REAP_GRACE_MS = 100;
-const TAIL_BYTES = 512;
-
 /**
  * Runs kubectl once with `args` (argv, no shell), bounded by `timeoutMs` and the output cap.
  * kubectl leads its own process group, which is killed when the run ends for any reason, so
  * nothing it started (an exec's streams, a credential plugin) outlives it.
  */
-export function runKubectl(kubectl: KubectlConfig, args: readonly string[], options: KubectlRunOptions): Promise<KubectlResult> {
-  if (options.signal?.aborted) return Promise.resolve({ kind: 'aborted' });
-  return new Promise((resolve) => {
-    let child: ChildProcess;
-    try {
-      child = spawnKubectl(kubectl, args, 'ignore');
-    } catch (error) {
-      resolve({ kind: 'notStarted', error: notStartedText(kubectl, error) });
-      return;
-    }
-    const stdout = new CappedBuffer(options.maxOutputBytes);
-    const stderr = new CappedBuffer(options.maxOutputBytes);
-    let tail = Buffer.alloc(0);
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr.push(chunk);
-      tail = Buffer.concat([tail, chunk.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
-    });
-    child.stdout?.on('error', ignore);
-    child.stderr?.on('error', ignore);
-    let settled = false;
-    const finish = (result: KubectlResult): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      options.signal?.removeEventListener('abort', onAbort);
-      killGroup(child);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve(result);
-      const grace = setTimeout(() => resolve(result), REAP_GRACE_MS);
-      child.once('exit', () => {
-        clearTimeout(grace);
-        resolve(result);
-      });
-    };
-    const onAbort = (): void => finish({ kind: 'aborted' });
-    const deadline = setTimeout(() => finish({ kind: 'timedOut' }), Math.max(0, options.timeoutMs));
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error) => finish({ kind: 'notStarted', error: notStartedText(kubectl, error) }));
-    // A signal death (exit code null) is an exit too: kubectl's own exit codes start at 1.
-    child.on('close', (code: number | null) => finish({ kind: 'exited', exitCode: code ?? 128, stdout: stdout.bytes(), stderr: stderr.bytes(), stderrTail: tail.toString('utf8') }));
-  });
+export async function runKubectl(kubectl: KubectlConfig, args: readonly string[], options: KubectlRunOptions): Promise<KubectlResult> {
+  const result = await runBounded(kubectl.path, args, { ...options, ...(kubectl.env ? { env: kubectl.env } : {}) });
+  switch (result.kind) {
+    case 'notStarted':
+      return { kind: 'notStarted', error: notStartedText(kubectl, result.error) };
+    case 'exited':
+      // A signal death (exit code null) is an exit too: kubectl's own exit codes start at 1.
+      return { ...result, exitCode: result.exitCode ?? 128 };
+    default:
+      return result;
+  }
 }
 
 /** Starts a long-running kubectl (port-forward) in its own process group; the caller kills the group. */
-export function spawnKubectl(kubectl: KubectlConfig, args: readonly string[], stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  return spawn(kubectl.path, [...args], {
-    shell: false,
-    detached: true,
-    stdio: [stdin, 'pipe', 'pipe'],
-    env: kubectl.env ?? process.env,
-    windowsHide: true,
-  });
-}
-
-/** SIGKILL to the child's process group; it may be gone already. */
-export function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // ESRCH: nothing left, which is the goal.
-  }
+export function spawnKubectl(kubectl: KubectlConfig, args: readonly string[]): ChildProcess {
+  return spawnInGroup(kubectl.path, args, kubectl.env ? { env: kubectl.env } : {});
 }
 
 /** `kubectl` not on PATH is the first thing a user meets: say which setting names it. */
@@ -122,7 +71,7 @@ export function namespaceArgs(namespace: string | undefined): string[] {
  * The namespace to look in: the manifest's own `metadata.namespace`, else the one the user gave
  * (`--namespace`, a setting), else none — kubectl's kubeconfig context decides.
  */
-export function namespaceFor(spec: PodSpecModel, given: string | undefined): string | undefined {
+function namespaceFor(spec: PodSpecModel, given: string | undefined): string | undefined {
   return spec.objectNamespace || given || undefined;
 }
 
@@ -152,10 +101,14 @@ export function podQueryArgs(spec: PodSpecModel, namespace: string | undefined):
   // The Job controller labels its pods `job-name=<job>` whatever the template says.
   const labels = spec.podSelector ?? (spec.objectKind === 'Job' && spec.objectName ? { 'job-name': spec.objectName } : undefined);
   if (!labels) return { ok: false, error: `${what} has no selector.matchLabels or template labels to find its pods by` };
-  const selector = Object.entries(labels)
+  return { ok: true, args: ['get', 'pods', ...namespaceArgs(namespace), '-l', selectorText(labels), '-o', 'json'] };
+}
+
+/** A label selector as kubectl takes it and people read it: `app=web,tier=front`. */
+function selectorText(labels: Readonly<Record<string, string>>): string {
+  return Object.entries(labels)
     .map(([key, value]) => `${key}=${value}`)
     .join(',');
-  return { ok: true, args: ['get', 'pods', ...namespaceArgs(namespace), '-l', selector, '-o', 'json'] };
 }
 
 /**
@@ -168,7 +121,7 @@ export function choosePod(json: unknown, spec: PodSpecModel, namespace: string |
   const where = namespace ? `namespace "${namespace}"` : "kubectl's current namespace";
   const what = describeObject(spec);
   if (pods.length === 0) {
-    const selector = spec.podSelector ? ` with labels ${Object.entries(spec.podSelector).map(([k, v]) => `${k}=${v}`).join(',')}` : '';
+    const selector = spec.podSelector ? ` with labels ${selectorText(spec.podSelector)}` : '';
     return { ok: false, error: `no pod of ${what}${selector} in ${where}` };
   }
   const running = pods.filter((p) => p.phase === 'Running' && !p.deleting);
@@ -238,4 +191,3 @@ export function firstLines(text: string, max = 3): string {
 }
 
 
-function ignore(): void {}

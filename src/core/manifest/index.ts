@@ -31,14 +31,7 @@ export function parseManifest(text: string, options: ManifestOptions = {}): Mani
  * One document's pod specs; templated, broken or refused documents have none. Once the file's
  * visit budget is spent, the document that spent it said so (Y02) and the rest are skipped.
  */
-export function readDocument(
-  file: YamlText,
-  source: SourceDocument,
-  yaml: Document.Parsed,
-  minorVersion: number,
-  limits: ManifestLimits = DEFAULT_LIMITS,
-  budget: FileBudget = { remaining: limits.maxNodeVisitsPerFile },
-): ManifestDocument {
+function readDocument(file: YamlText, source: SourceDocument, yaml: Document.Parsed, minorVersion: number, limits: ManifestLimits, budget: FileBudget): ManifestDocument {
   if (source.limitHit) return { source, podSpecs: [], limitHit: { range: source.limitHit.range, reason: source.limitHit.message } };
   if (source.templated || source.errors.length > 0 || budget.remaining <= 0) return { source, podSpecs: [] };
   const nav = new YamlNavigator(file, yaml, limits, budget);

@@ -165,6 +165,11 @@ export interface PodSpecModel {
   readonly range: Range;
 }
 
+/** Every decode issue (D01, D02) of a document's pod specs and their containers. */
+export function documentDecodeIssues(document: ManifestDocument): DecodeIssue[] {
+  return document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]);
+}
+
 export interface ManifestDocument {
   readonly source: SourceDocument;
   readonly podSpecs: readonly PodSpecModel[];

@@ -12,16 +12,16 @@ export interface MapEntry {
   readonly value: ValueNode | null;
 }
 
-/**
- * Walks one document's nodes as Kubernetes sees them: aliases replaced by their anchors and `<<`
- * merge keys expanded. Every node it hands out is counted; past the document's budget (an alias
- * bomb, a self-referencing alias) it hands out nothing more and remembers where that happened.
- */
 /** Visits left for the whole file: many small alias bombs must not add up to a long wait. */
 export interface FileBudget {
   remaining: number;
 }
 
+/**
+ * Walks one document's nodes as Kubernetes sees them: aliases replaced by their anchors and `<<`
+ * merge keys expanded. Every node it hands out is counted; past the document's budget (an alias
+ * bomb, a self-referencing alias) it hands out nothing more and remembers where that happened.
+ */
 export class YamlNavigator {
   private anchors: Map<string, { offset: number; node: ValueNode }[]> | undefined;
   private visits = 0;

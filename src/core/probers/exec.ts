@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { CappedBuffer } from './cappedBuffer';
-import { goQuote } from './goFormat';
-import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome } from './types';
+import { type BoundedRunResult, runBounded } from './boundedProcess';
+import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome, proberError, timeoutMessage } from './types';
+
+export { timeoutMessage } from './types';
 
 export interface ExecProbeTarget {
   /** Already expanded (E5, `expandCommand`); `command[0]` is the program, looked up on PATH. */
@@ -10,13 +10,6 @@ export interface ExecProbeTarget {
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
 }
-
-/**
- * How long, after SIGKILL, to wait for the direct child to be reaped before settling anyway.
- * SIGKILL cannot be caught, so this is normally a few milliseconds; the cap keeps the promise
- * within `timeoutMs` + 250 ms even on a loaded machine.
- */
-const REAP_GRACE_MS = 100;
 
 /**
  * One exec probe attempt on this machine (kubelet-probes.md E1–E4), bounded by
@@ -50,73 +43,24 @@ export function probeExec(target: ExecProbeTarget, options: AttemptOptions): Pro
   // The API server requires a command (E1); an empty one reaching here is still only an error.
   if (file === undefined || file === '') return Promise.resolve(proberError('exec probe has no command to run'));
 
-  return new Promise<ProbeOutcome>((resolve) => {
-    let child: ChildProcess;
-    try {
-      child = spawn(file, args, {
-        shell: false,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: target.env ?? process.env,
-        cwd: target.cwd,
-        windowsHide: true,
-      });
-    } catch (error) {
-      // Node throws synchronously for bad arguments (a NUL byte) and for spawn errors other than
-      // the common ENOENT/EACCES family, which arrive as an 'error' event instead.
-      resolve(proberError(messageOf(error)));
-      return;
-    }
-
-    const stdout = new CappedBuffer(MAX_OUTPUT_BYTES);
-    const stderr = new CappedBuffer(MAX_OUTPUT_BYTES);
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    // A read error on our end of a pipe must not crash the host; 'close' still follows.
-    child.stdout?.on('error', ignore);
-    child.stderr?.on('error', ignore);
-
-    let settled = false;
-    const finish = (outcome: ProbeOutcome): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', onAbort);
-      killGroup(child);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
-        resolve(outcome);
-        return;
-      }
-      // Wait for the reap so the caller never sees the direct child still alive; bounded.
-      const grace = setTimeout(() => resolve(outcome), REAP_GRACE_MS);
-      child.once('exit', () => {
-        clearTimeout(grace);
-        resolve(outcome);
-      });
-    };
-    const onAbort = (): void => finish(ABORTED);
-
-    const deadline = setTimeout(() => finish({ result: 'failure', output: timeoutMessage(target.command) }), Math.max(0, options.timeoutMs));
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    // ENOENT (no such program), EACCES (not executable, a directory), … : the process never ran.
-    child.on('error', (error) => finish(proberError(messageOf(error))));
-    // 'close' comes after the exit *and* the end of both pipes, so the output is complete.
-    child.on('close', (code: number | null) => {
-      const output = combinedOutput(stdout, stderr);
-      finish(code === 0 ? { result: 'success', output } : { result: 'failure', output });
-    });
-  });
+  const run = runBounded(file, args, { env: target.env, cwd: target.cwd, timeoutMs: options.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, ...(signal ? { signal } : {}) });
+  return run.then((result) => outcomeOf(result, target.command));
 }
 
-/**
- * The kubelet's timeout text: `fmt.Errorf("command %q timed out", strings.Join(cmd, " "))` in the
- * remote runtime's ExecSync (E4).
- */
-export function timeoutMessage(command: readonly string[]): string {
-  return `command ${goQuote(command.join(' '))} timed out`;
+/** E3, E4 and aborts: how the run's end reads as a probe outcome. */
+function outcomeOf(result: BoundedRunResult, command: readonly string[]): ProbeOutcome {
+  switch (result.kind) {
+    case 'exited': {
+      const output = combinedOutput(result.stdout, result.stderr);
+      return result.exitCode === 0 ? { result: 'success', output } : { result: 'failure', output };
+    }
+    case 'timedOut':
+      return { result: 'failure', output: timeoutMessage(command) };
+    case 'aborted':
+      return ABORTED;
+    case 'notStarted':
+      return proberError(messageOf(result.error));
+  }
 }
 
 /**
@@ -124,20 +68,11 @@ export function timeoutMessage(command: readonly string[]): string {
  * streams separately and the kubelet appends stderr to stdout before its LimitWriter). A cut
  * through a multi-byte character decodes as U+FFFD.
  */
-function combinedOutput(stdout: CappedBuffer, stderr: CappedBuffer): string {
-  const both = Buffer.concat([stdout.bytes(), stderr.bytes()]);
+function combinedOutput(stdout: Buffer, stderr: Buffer): string {
+  const both = Buffer.concat([stdout, stderr]);
   return both.subarray(0, MAX_OUTPUT_BYTES).toString('utf8');
 }
 
-/** SIGKILL to the child's whole process group (negative pid); it may already be gone. */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // ESRCH: nothing left in the group, which is the goal.
-  }
-}
 
 /**
  * An aborted attempt is what the kubelet gets when the context of its ExecSync call is cancelled:
@@ -146,12 +81,7 @@ function killGroup(child: ChildProcess): void {
  */
 const ABORTED: ProbeOutcome = { result: 'unknown', output: '', error: 'rpc error: code = Canceled desc = context canceled' };
 
-function proberError(message: string): ProbeOutcome {
-  return { result: 'unknown', output: '', error: message };
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function ignore(): void {}

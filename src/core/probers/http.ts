@@ -6,7 +6,7 @@ import { ERRNO_TEXT, goDialError, type SystemError } from './goErrors';
 import { goQuote, joinHostPort } from './goFormat';
 import { fromBinary, hostname, parseUrl, requestTarget, resolveReference, splitHostPort, toBinary, UrlError, urlString, type GoUrl } from './goUrl';
 import { probeUrl } from './probeUrl';
-import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome } from './types';
+import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome, proberError } from './types';
 
 /**
  * H1–H10: the kubelet's HTTP probe (`pkg/probe/http`), reproduced on undici with the behaviour of
@@ -37,29 +37,27 @@ export interface HttpProbeOptions extends AttemptOptions {
 
 /** One attempt of an HTTP probe; settles within `timeoutMs` whatever the target does (H6). */
 export function probeHttp(target: HttpProbeTarget, options: HttpProbeOptions): Promise<ProbeOutcome> {
-  // The kubelet prints the URL and http.NewRequest parses it again: a URL that does not survive
-  // the round trip is an error before any connection, which prober.go returns as `unknown`.
-  const parsed = probeGoUrl(target);
-  if (parsed instanceof UrlError) return Promise.resolve({ result: 'unknown', output: '', error: parsed.message });
-  return new HttpAttempt(parsed, probeHeader(target.headers, options.userAgent), options).run();
+  return runHttpProbe(prepareHttpProbe(target, options.userAgent), options);
 }
 
 /**
- * A worker probes the same URL every period: its round trip through Go's URL printer and parser
- * is kept (the values are immutable), for as many targets as a large session has.
+ * What an HTTP probe's attempts share: the request's URL and headers, or the error every attempt
+ * ends in. Immutable, so a worker prepares it once and runs it every period.
  */
-const parsedUrls = new Map<string, GoUrl | UrlError>();
-const PARSED_URLS_KEPT = 4096;
+export type PreparedHttpProbe = { readonly ok: true; readonly url: GoUrl; readonly header: GoHeader } | { readonly ok: false; readonly outcome: ProbeOutcome };
 
-function probeGoUrl(target: HttpProbeTarget): GoUrl | UrlError {
-  const key = `${target.scheme}\u0000${target.host}\u0000${target.port}\u0000${target.path}`;
-  let parsed = parsedUrls.get(key);
-  if (parsed === undefined) {
-    if (parsedUrls.size >= PARSED_URLS_KEPT) parsedUrls.clear();
-    parsed = parseUrl(urlString(probeUrl(target.scheme, target.host, target.port, target.path)));
-    parsedUrls.set(key, parsed);
-  }
-  return parsed;
+export function prepareHttpProbe(target: HttpProbeTarget, userAgent: string): PreparedHttpProbe {
+  // The kubelet prints the URL and http.NewRequest parses it again: a URL that does not survive
+  // the round trip is an error before any connection, which prober.go returns as `unknown`.
+  const url = parseUrl(urlString(probeUrl(target.scheme, target.host, target.port, target.path)));
+  if (url instanceof UrlError) return { ok: false, outcome: proberError(url.message) };
+  return { ok: true, url, header: probeHeader(target.headers, userAgent) };
+}
+
+/** One attempt of a prepared probe (H6: settles within `timeoutMs`). */
+export function runHttpProbe(prepared: PreparedHttpProbe, options: AttemptOptions): Promise<ProbeOutcome> {
+  if (!prepared.ok) return Promise.resolve(prepared.outcome);
+  return new HttpAttempt(prepared.url, prepared.header, options).run();
 }
 
 // --- the attempt: Go's Client.Do followed by DoHTTPProbe -------------------------------------
@@ -107,7 +105,7 @@ class HttpAttempt {
   constructor(
     private readonly url: GoUrl,
     private readonly header: GoHeader,
-    private readonly options: HttpProbeOptions,
+    private readonly options: AttemptOptions,
   ) {
     this.phase = { kind: 'headers', url: fromBinary(urlString(url)) };
   }
@@ -174,7 +172,7 @@ class HttpAttempt {
       const body = await exchange.readBody(MAX_OUTPUT_BYTES);
       if (this.settled) return;
       // H8: a read error other than the cap is a prober error, retried (P2) and never counted (P5).
-      return this.finish(body.error ? proberError(bodyErrorText(body.error, exchange)) : classify(head.status, body.bytes));
+      return this.finish(body.error ? bodyReadError(bodyErrorText(body.error, exchange)) : classify(head.status, body.bytes));
     }
   }
 
@@ -182,11 +180,11 @@ class HttpAttempt {
   private interrupted(cause: typeof DEADLINE | typeof CANCELED): ProbeOutcome {
     const phase = this.phase;
     if (phase.kind === 'decided') return phase.outcome;
-    if (phase.kind === 'body') return proberError(cause === DEADLINE ? `${DEADLINE} (Client.Timeout or context cancellation while reading body)` : CANCELED);
+    if (phase.kind === 'body') return bodyReadError(cause === DEADLINE ? `${DEADLINE} (Client.Timeout or context cancellation while reading body)` : CANCELED);
     // An aborted attempt must not count: its session is stopping, so it is a prober error (P5).
     return cause === DEADLINE
       ? failure(`Get ${goQuote(phase.url)}: ${DEADLINE} (Client.Timeout exceeded while awaiting headers)`)
-      : proberError(`Get ${goQuote(phase.url)}: ${CANCELED}`);
+      : bodyReadError(`Get ${goQuote(phase.url)}: ${CANCELED}`);
   }
 
   private finish(outcome: ProbeOutcome): void {
@@ -216,7 +214,11 @@ function failure(output: string): ProbeOutcome {
   return { result: 'failure', output };
 }
 
-function proberError(error: string): ProbeOutcome {
+/**
+ * A failure that carries an error (H8): how the kubelet reports a body it could not read, and
+ * an attempt its session cancelled; a prober error all the same, never counted (P5).
+ */
+function bodyReadError(error: string): ProbeOutcome {
   return { result: 'failure', output: '', error };
 }
 

@@ -1,3 +1,5 @@
+import { goQuote } from './goFormat';
+
 /**
  * The prober-level result of one attempt (kubelet-probes.md R1): `warning` is "logically success,
  * with extra debugging info"; `error` set means a prober *error*, which the kubelet retries (P2)
@@ -22,6 +24,20 @@ export interface AttemptOptions {
 
 /** The kubelet's response-body and exec-output cap (H8, E2): `10 * 1 << 10`. */
 export const MAX_OUTPUT_BYTES = 10 * 1024;
+
+/** A prober *error* (R1): the attempt is retried (P2) and then discarded, never counted (P5). */
+export function proberError(error: string): ProbeOutcome {
+  return { result: 'unknown', output: '', error };
+}
+
+/**
+ * The kubelet's exec timeout text: `fmt.Errorf("command %q timed out", strings.Join(cmd, " "))`
+ * in the remote runtime's ExecSync (E4). Here rather than in exec.ts, which loads only when an
+ * exec probe runs on this machine, so that the simulated and cluster targets word theirs alike.
+ */
+export function timeoutMessage(command: readonly string[]): string {
+  return `command ${goQuote(command.join(' '))} timed out`;
+}
 
 /** `kube-probe/<major>.<minor>` (H3, G1). */
 export function probeUserAgent(minorVersion: number): string {

@@ -45,10 +45,6 @@ export const RULE_INFO: ReadonlyMap<string, RuleInfo> = (() => {
   return info;
 })();
 
-export function ruleInfo(id: string): RuleInfo | undefined {
-  return RULE_INFO.get(id);
-}
-
 /** Canonical ids for user input (`p12` → `P12`), or the unknown ones. */
 export function normaliseRuleIds(ids: readonly string[]): { known: string[]; unknown: string[] } {
   const known: string[] = [];

@@ -1,4 +1,4 @@
-import type { Manifest, ManifestDocument } from '../manifest';
+import { documentDecodeIssues, type Manifest, type ManifestDocument } from '../manifest';
 import { compareRanges } from '../text/range';
 import { RULE_INFO, RULES } from './registry';
 import { type Finding, type Issue, PROBING_CONTAINERS, type Rule, type RuleContext } from './types';
@@ -28,8 +28,8 @@ export function compareFindings(a: Finding, b: Finding): number {
   return compareRanges(a.range, b.range) || (ORDER.get(a.rule) ?? 0) - (ORDER.get(b.rule) ?? 0);
 }
 
-/** One document's findings: the unit the editor re-checks when only that document changed. */
-export function checkDocument(document: ManifestDocument, options: RunOptions): Finding[] {
+/** One document's findings: rules are per document, so a file's are the sum of its documents'. */
+function checkDocument(document: ManifestDocument, options: RunOptions): Finding[] {
   const findings: Finding[] = [];
   const run = (rule: Rule, check: () => readonly Issue[]) => {
     for (const issue of isolated(rule, check, document)) findings.push(toFinding(rule, issue, document, options.file));
@@ -68,7 +68,7 @@ export function checkDocument(document: ManifestDocument, options: RunOptions): 
  */
 function withoutConsequences(findings: Finding[], document: ManifestDocument): Finding[] {
   if (document.limitHit) return findings.filter((f) => f.rule.startsWith('Y'));
-  const undecodable = new Set(document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]).map((issue) => issue.path));
+  const undecodable = new Set(documentDecodeIssues(document).map((issue) => issue.path));
   if (undecodable.size === 0) return findings;
   return findings.filter((f) => !(/^P\d/.test(f.rule) && undecodable.has(f.path)));
 }

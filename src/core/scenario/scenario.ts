@@ -29,7 +29,7 @@ export interface Scenario {
 }
 
 /** A container the scenario does not mention: up at once, always healthy, instant answers. */
-export const HEALTHY: ContainerScript = { readyAfter: 0, latency: 0, probes: {} };
+const HEALTHY: ContainerScript = { readyAfter: 0, latency: 0, probes: {} };
 
 export const DEFAULT_SCENARIO: Scenario = { containers: {}, kubeletStartedAgo: 3600 };
 

@@ -5,7 +5,7 @@ import type { ProbeType } from '../manifest';
 import type { ProbeResult } from '../probers/types';
 
 /** How many recent outcomes each probe keeps for display. */
-export const RECENT_OUTCOMES = 12;
+const RECENT_OUTCOMES = 12;
 
 export interface ProbeSummary {
   attempts: number;

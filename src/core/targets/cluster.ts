@@ -1,12 +1,12 @@
 import type { Clock } from '../engine/clock';
 import type { EventSink } from '../engine/events';
+import type { DesiredPod } from '../engine/manager';
 import type { AttemptRequest, PodIdentity, ProbeTarget } from '../engine/target';
 import { expandCommand } from '../k8s/expand';
-import { type ClusterPod, type KubectlConfig, type KubectlResult, firstLines, namespaceArgs, runKubectl } from '../k8s/kubectl';
+import { type ClusterPod, findClusterPod, type KubectlConfig, type KubectlResult, firstLines, namespaceArgs, runKubectl } from '../k8s/kubectl';
 import { PROBING_CONTAINERS, type PodSpecModel } from '../manifest';
-import { goQuote } from '../probers/goFormat';
-import { MAX_OUTPUT_BYTES, type ProbeOutcome } from '../probers/types';
-import { LocalTarget } from './local';
+import { MAX_OUTPUT_BYTES, type ProbeOutcome, proberError, timeoutMessage } from '../probers/types';
+import { type LocalProbe, LocalTarget } from './local';
 import { PortForwardTunnel, type TunnelBackoff, type TunnelChange } from './portForward';
 import { resolveHandler } from './resolve';
 
@@ -43,6 +43,16 @@ interface Connection {
 }
 
 const TCP_SETTLE_MS = 300;
+/** Where the port-forwards listen, and what the pod's IP becomes in a probe. */
+const LOOPBACK = '127.0.0.1';
+
+/** A probe as the cluster target prepared it (kept in `AttemptRequest.targetState`). */
+type ClusterProbe =
+  | { readonly owner: ClusterTarget; readonly kind: 'refused'; readonly outcome: ProbeOutcome }
+  /** `command` expanded (E5); `args` the `kubectl exec` that runs it. */
+  | { readonly owner: ClusterTarget; readonly kind: 'exec'; readonly command: readonly string[]; readonly args: readonly string[] }
+  /** Through the port-forward: `remote` is the container port, `local` the probe the local target runs. */
+  | { readonly owner: ClusterTarget; readonly kind: 'forwarded'; readonly type: 'httpGet' | 'tcpSocket' | 'grpc'; readonly remote: number; readonly local: LocalProbe };
 
 /** The prober error of an exec probe the user did not allow. */
 export const EXEC_NOT_ALLOWED = "exec probes run commands in your container (kubectl exec) and were not allowed (use --allow-exec, or the extension's consent)";
@@ -68,6 +78,8 @@ export class ClusterTarget implements ProbeTarget {
   /** Attempts waiting out `tcpSettleMs`, with how each ends. */
   private readonly settles = new Map<{ dispose(): void }, () => void>();
   private readonly firstReports = new Set<string>();
+  /** How many pods have a port-forward (probes that are all exec need none). */
+  private readonly tunnels: number;
   private connected: (() => void) | undefined;
   private disposed = false;
 
@@ -87,7 +99,7 @@ export class ClusterTarget implements ProbeTarget {
               onChange: (change) => this.reportTunnel(binding, change),
             });
       const local = new LocalTarget({
-        host: '127.0.0.1',
+        host: LOOPBACK,
         portMap: tunnel?.ports ?? new Map(),
         allowExec: false,
         allowedHosts: new Set(),
@@ -96,6 +108,7 @@ export class ClusterTarget implements ProbeTarget {
       });
       this.connections.set(binding.identity.uid, { binding, tunnel, local });
     }
+    this.tunnels = [...this.connections.values()].filter((c) => c.tunnel !== undefined).length;
     for (const connection of this.connections.values()) connection.tunnel?.start();
   }
 
@@ -105,8 +118,7 @@ export class ClusterTarget implements ProbeTarget {
    * "starting" errors.
    */
   whenConnected(): Promise<void> {
-    const tunnels = [...this.connections.values()].filter((c) => c.tunnel !== undefined).length;
-    if (this.disposed || this.firstReports.size >= tunnels) return Promise.resolve();
+    if (this.disposed || this.firstReports.size >= this.tunnels) return Promise.resolve();
     return new Promise((resolve) => {
       const previous = this.connected;
       this.connected = () => {
@@ -124,39 +136,16 @@ export class ClusterTarget implements ProbeTarget {
   attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
     const connection = this.connections.get(request.pod.uid);
     if (!connection || this.disposed) return done(proberError(`pod ${request.pod.name} is not connected to the cluster`));
-    const { binding, tunnel } = connection;
-    const handler = request.probe.handler;
-    if ((handler?.type === 'httpGet' || handler?.type === 'tcpSocket') && handler.host && handler.host !== binding.pod.podIP) {
-      const field = handler.type === 'httpGet' ? 'httpGet.host' : 'tcpSocket.host';
-      return done(proberError(`${field} is "${handler.host}", not the pod: a port-forward reaches only the pod's own ports, so this probe cannot be run from here`));
+    const known = request.targetState as ClusterProbe | undefined;
+    const probe = known?.owner === this ? known : (request.targetState = this.prepare(request, connection));
+    switch (probe.kind) {
+      case 'refused':
+        return done(probe.outcome);
+      case 'exec':
+        return this.exec(probe.args, probe.command, request.probe.timeoutSeconds * 1000, done);
+      case 'forwarded':
+        return this.forward(probe, connection, request.probe.timeoutSeconds * 1000, done);
     }
-    const resolved = resolveHandler(handler, request.container, '127.0.0.1');
-    if (!resolved.ok) return done(proberError(resolved.error));
-    if (resolved.handler.type === 'exec') return this.exec(request, resolved.handler.command, binding, done);
-
-    const remote = resolved.handler.port;
-    if (!tunnel?.ports.has(remote)) {
-      if (tunnel?.state === 'starting') return done(proberError(`port-forward to pod ${binding.pod.name} is starting`));
-      if (tunnel?.isUp === false) return done(proberError(`port-forward to pod ${binding.pod.name} is down, reconnecting: ${tunnel.downReason}`));
-      return done(proberError(`container port ${remote} is not forwarded (the port-forward was opened for the ports the probes had then: restart probing)`));
-    }
-    const local = tunnel.ports.get(remote) as number;
-    const generation = tunnel.generation;
-    const startedAt = this.options.clock.now();
-    // The pod's IP and the address it is reached by stand for each other in the probe (pod IP → 127.0.0.1).
-    const forwarded: AttemptRequest = handler && 'host' in handler && handler.host ? { ...request, probe: { ...request.probe, handler: { ...handler, host: undefined } } } : request;
-    connection.local.attempt(forwarded, (outcome) => {
-      const decide = () => done(this.throughTunnel(outcome, binding, tunnel, remote, local, generation, startedAt));
-      const settleMs = Math.min(this.options.tcpSettleMs ?? TCP_SETTLE_MS, Math.max(0, startedAt + request.probe.timeoutSeconds * 1000 - this.options.clock.now()));
-      // kubectl's report of a refusal can trail the closed connection it explains.
-      const mayTrail = (resolved.handler.type === 'tcpSocket' && outcome.result === 'success') || outcome.result === 'failure';
-      if (!mayTrail || settleMs === 0 || this.disposed || tunnel.forwardErrorSince(remote, startedAt) !== undefined) return decide();
-      const timer = this.options.clock.schedule(settleMs, () => {
-        this.settles.delete(timer);
-        decide();
-      });
-      this.settles.set(timer, decide);
-    });
   }
 
   dispose(): void {
@@ -178,6 +167,57 @@ export class ClusterTarget implements ProbeTarget {
     }
   }
 
+  /** Everything about a probe that does not change from attempt to attempt (kept in `request.targetState`). */
+  private prepare(request: AttemptRequest, connection: Connection): ClusterProbe {
+    const { binding } = connection;
+    const handler = request.probe.handler;
+    if ((handler?.type === 'httpGet' || handler?.type === 'tcpSocket') && handler.host && handler.host !== binding.pod.podIP) {
+      const field = handler.type === 'httpGet' ? 'httpGet.host' : 'tcpSocket.host';
+      return this.refused(`${field} is "${handler.host}", not the pod: a port-forward reaches only the pod's own ports, so this probe cannot be run from here`);
+    }
+    const resolved = resolveHandler(handler, request.container, LOOPBACK);
+    if (!resolved.ok) return this.refused(resolved.error);
+    if (resolved.handler.type === 'exec') {
+      if (!this.options.allowExec) return this.refused(EXEC_NOT_ALLOWED);
+      const command = expandCommand(resolved.handler.command, request.container.spec.env ?? []);
+      if (command.length === 0 || command[0] === '') return this.refused('exec probe has no command to run');
+      return { owner: this, kind: 'exec', command, args: ['exec', ...namespaceArgs(binding.pod.namespace || undefined), binding.pod.name, '-c', request.container.name, '--', ...command] };
+    }
+    // The pod's IP and the address it is reached by stand for each other in the probe (pod IP → 127.0.0.1).
+    const local = resolved.handler.host === LOOPBACK ? resolved.handler : { ...resolved.handler, host: LOOPBACK };
+    return { owner: this, kind: 'forwarded', type: local.type, remote: local.port, local: connection.local.prepare({ ok: true, handler: local }, request.container) };
+  }
+
+  private refused(error: string): ClusterProbe {
+    return { owner: this, kind: 'refused', outcome: proberError(error) };
+  }
+
+  /** One attempt through the pod's port-forward, by the real prober aimed at its local port. */
+  private forward(probe: Extract<ClusterProbe, { kind: 'forwarded' }>, connection: Connection, timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
+    const { binding, tunnel } = connection;
+    const { remote } = probe;
+    if (!tunnel?.ports.has(remote)) {
+      if (tunnel?.state === 'starting') return done(proberError(`port-forward to pod ${binding.pod.name} is starting`));
+      if (tunnel?.isUp === false) return done(proberError(`port-forward to pod ${binding.pod.name} is down, reconnecting: ${tunnel.downReason}`));
+      return done(proberError(`container port ${remote} is not forwarded (the port-forward was opened for the ports the probes had then: restart probing)`));
+    }
+    const local = tunnel.ports.get(remote) as number;
+    const generation = tunnel.generation;
+    const startedAt = this.options.clock.now();
+    connection.local.run(probe.local, timeoutMs, (outcome) => {
+      const decide = () => done(this.throughTunnel(outcome, binding, tunnel, remote, local, generation, startedAt));
+      const settleMs = Math.min(this.options.tcpSettleMs ?? TCP_SETTLE_MS, Math.max(0, startedAt + timeoutMs - this.options.clock.now()));
+      // kubectl's report of a refusal can trail the closed connection it explains.
+      const mayTrail = (probe.type === 'tcpSocket' && outcome.result === 'success') || outcome.result === 'failure';
+      if (!mayTrail || settleMs === 0 || this.disposed || tunnel.forwardErrorSince(remote, startedAt) !== undefined) return decide();
+      const timer = this.options.clock.schedule(settleMs, () => {
+        this.settles.delete(timer);
+        decide();
+      });
+      this.settles.set(timer, decide);
+    });
+  }
+
   /** One decision: what an attempt that went through the tunnel means, given what kubectl said meanwhile. */
   private throughTunnel(outcome: ProbeOutcome, binding: ClusterPodBinding, tunnel: PortForwardTunnel, remote: number, local: number, generation: number, startedAt: number): ProbeOutcome {
     const podAddress = `${binding.pod.podIP ?? binding.pod.name}:${remote}`;
@@ -191,14 +231,10 @@ export class ClusterTarget implements ProbeTarget {
     return { ...outcome, output: rewrite(outcome.output), ...(outcome.error !== undefined ? { error: rewrite(outcome.error) } : {}) };
   }
 
-  private exec(request: AttemptRequest, raw: readonly string[], binding: ClusterPodBinding, done: (outcome: ProbeOutcome) => void): void {
-    if (!this.options.allowExec) return done(proberError(EXEC_NOT_ALLOWED));
-    const command = expandCommand(raw, request.container.spec.env ?? []);
-    if (command.length === 0 || command[0] === '') return done(proberError('exec probe has no command to run'));
-    const args = ['exec', ...namespaceArgs(binding.pod.namespace || undefined), binding.pod.name, '-c', request.container.name, '--', ...command];
+  private exec(args: readonly string[], command: readonly string[], timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
     const aborter = new AbortController();
     this.inFlight.add(aborter);
-    runKubectl(this.options.kubectl, args, { timeoutMs: request.probe.timeoutSeconds * 1000, maxOutputBytes: MAX_OUTPUT_BYTES, signal: aborter.signal }).then((result) => {
+    runKubectl(this.options.kubectl, args, { timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, signal: aborter.signal }).then((result) => {
       this.inFlight.delete(aborter);
       done(execOutcome(result, command));
     });
@@ -211,7 +247,7 @@ export class ClusterTarget implements ProbeTarget {
     }
     this.options.onTunnelChange?.(binding.pod, change);
     this.firstReports.add(binding.identity.uid);
-    if (this.firstReports.size >= [...this.connections.values()].filter((c) => c.tunnel !== undefined).length) this.releaseConnected();
+    if (this.firstReports.size >= this.tunnels) this.releaseConnected();
   }
 
   private releaseConnected(): void {
@@ -231,10 +267,10 @@ const EXIT_TRAILER = /command terminated with exit code (\d+)\s*$/;
  * container — a runtime error, so a prober error (E3, P5). A timeout is the kubelet's
  * `command "…" timed out` failure (E4).
  */
-export function execOutcome(result: KubectlResult, command: readonly string[]): ProbeOutcome {
+function execOutcome(result: KubectlResult, command: readonly string[]): ProbeOutcome {
   switch (result.kind) {
     case 'timedOut':
-      return { result: 'failure', output: `command ${goQuote(command.join(' '))} timed out` };
+      return { result: 'failure', output: timeoutMessage(command) };
     case 'aborted':
       return proberError('rpc error: code = Canceled desc = context canceled');
     case 'notStarted':
@@ -245,13 +281,43 @@ export function execOutcome(result: KubectlResult, command: readonly string[]): 
         const trailer = EXIT_TRAILER.exec(result.stderrTail);
         if (!trailer) return proberError(`kubectl exec: ${firstLines(result.stderr.toString('utf8')) || `exit code ${result.exitCode}`}`);
         const text = stderr.toString('utf8');
-        const cut = text.search(/command terminated with exit code \d+\s*$/);
+        const cut = text.search(EXIT_TRAILER);
         if (cut >= 0) stderr = Buffer.from(text.slice(0, cut), 'utf8');
       }
       const output = Buffer.concat([result.stdout, stderr]).subarray(0, MAX_OUTPUT_BYTES).toString('utf8');
       return { result: result.exitCode === 0 ? 'success' : 'failure', output };
     }
   }
+}
+
+/** The cluster pods of a manifest's pods, and why some have none. */
+export interface ClusterPods {
+  readonly bindings: readonly ClusterPodBinding[];
+  /** Pods of the manifest with no Running pod in the cluster: why, for the log. */
+  readonly missing: readonly string[];
+}
+
+/**
+ * The cluster pod of each manifest pod with a probe (`findClusterPod`: a Pod by name, a workload by
+ * its labels; the manifest's namespace, else `namespace`, else kubectl's current one). Each binding
+ * keeps the manifest pod's identity. Fails when kubectl cannot run or no pod is found at all.
+ */
+export async function findClusterPods(
+  kubectl: KubectlConfig,
+  pods: readonly DesiredPod[],
+  namespace?: string,
+): Promise<{ readonly ok: true; readonly value: ClusterPods } | { readonly ok: false; readonly reason: string }> {
+  const bindings: ClusterPodBinding[] = [];
+  const missing: string[] = [];
+  for (const desired of pods) {
+    if (!desired.spec.containers.some((c) => c.probes.length > 0)) continue;
+    const found = await findClusterPod(kubectl, desired.spec, namespace);
+    if (!found.ok && found.kubectlMissing) return { ok: false, reason: found.error };
+    if (!found.ok) missing.push(found.error);
+    else bindings.push({ identity: desired.identity, spec: desired.spec, pod: found.pod });
+  }
+  if (bindings.length === 0) return { ok: false, reason: missing.join('; ') || 'no container of this manifest has a probe' };
+  return { ok: true, value: { bindings, missing } };
 }
 
 /**
@@ -273,6 +339,3 @@ export function forwardedPorts(spec: PodSpecModel, podIP?: string): number[] {
   return [...ports].sort((a, b) => a - b);
 }
 
-function proberError(error: string): ProbeOutcome {
-  return { result: 'unknown', output: '', error };
-}

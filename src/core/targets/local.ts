@@ -3,9 +3,11 @@ import { expandCommand } from '../k8s/expand';
 import type { Disposable } from '../engine/disposable';
 import { NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../engine/target';
-import type { EnvVar } from '../manifest';
-import { type ProbeOutcome, probeUserAgent } from '../probers/types';
-import { type ResolvedHandler, resolveHandler } from './resolve';
+import type { ContainerModel } from '../manifest';
+import type { ExecProbeTarget } from '../probers/exec';
+import type { PreparedHttpProbe } from '../probers/http';
+import { type ProbeOutcome, proberError, probeUserAgent } from '../probers/types';
+import { type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
 
 export interface LocalTargetOptions {
   /** Where "the pod IP" points: the loopback by default. */
@@ -33,21 +35,43 @@ export class LocalTarget implements ProbeTarget {
    */
   private readonly inFlight = new Set<AbortController>();
   private disposed = false;
+  private readonly userAgent: string;
+  /** `baseEnv` without its unset names: what every exec probe's environment starts from. */
+  private readonly baseEnv: Readonly<Record<string, string>>;
 
-  constructor(private readonly options: LocalTargetOptions) {}
+  constructor(private readonly options: LocalTargetOptions) {
+    this.userAgent = probeUserAgent(options.minorVersion);
+    this.baseEnv = Object.fromEntries(Object.entries(options.baseEnv).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  }
 
   attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
-    const resolved = resolveHandler(request.probe.handler, request.container, this.options.host);
-    if (!resolved.ok) {
-      done(proberError(resolved.error));
+    const known = request.targetState as LocalProbe | undefined;
+    // A request can meet two local targets (an exec gate's), each with its own refusals.
+    const probe = known?.owner === this ? known : (request.targetState = this.prepare(resolveHandler(request.probe.handler, request.container, this.options.host), request.container));
+    this.run(probe, request.probe.timeoutSeconds * 1000, done);
+  }
+
+  /**
+   * Everything about a probe that does not change from attempt to attempt, from a handler already
+   * resolved (by `attempt`, or by a target that probes through this one): what `run` takes.
+   */
+  prepare(resolution: Resolution, container: ContainerModel): LocalProbe {
+    if (!resolution.ok) return { owner: this, kind: 'refused', outcome: proberError(resolution.error) };
+    const handler = resolution.handler;
+    const refusal = this.refusal(handler);
+    if (refusal) return { owner: this, kind: 'refused', outcome: proberError(refusal) };
+    if (handler.type !== 'exec') return { owner: this, kind: 'network', handler, http: undefined };
+    const env = container.spec.env ?? [];
+    const literal = Object.fromEntries(env.filter((e) => e.name).map((e) => [e.name as string, e.value ?? '']));
+    return { owner: this, kind: 'exec', exec: { command: expandCommand(handler.command, env), env: { ...this.baseEnv, ...literal } } };
+  }
+
+  /** One attempt of a prepared probe, settled through `done` within `timeoutMs` whatever happens. */
+  run(probe: LocalProbe, timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
+    if (probe.kind === 'refused') {
+      done(probe.outcome);
       return;
     }
-    const refusal = this.refusal(resolved.handler);
-    if (refusal) {
-      done(proberError(refusal));
-      return;
-    }
-    const env = request.container.spec.env ?? [];
     const aborter = new AbortController();
     if (this.disposed) aborter.abort();
     this.inFlight.add(aborter);
@@ -55,7 +79,7 @@ export class LocalTarget implements ProbeTarget {
       this.inFlight.delete(aborter);
       done(outcome);
     };
-    runProber(this.mapped(resolved.handler), env, { timeoutMs: request.probe.timeoutSeconds * 1000, signal: aborter.signal }, this.options).then(settle, (error: unknown) =>
+    this.runProber(probe, { timeoutMs, signal: aborter.signal }).then(settle, (error: unknown) =>
       // A prober that throws has a bug; the attempt still ends, as an error the kubelet would discard.
       settle(proberError(`internal error: ${error instanceof Error ? error.message : String(error)}`)),
     );
@@ -68,10 +92,22 @@ export class LocalTarget implements ProbeTarget {
     this.inFlight.clear();
   }
 
-  private mapped(handler: ResolvedHandler): ResolvedHandler {
-    if (handler.type === 'exec') return handler;
+  private async runProber(probe: Exclude<LocalProbe, { kind: 'refused' }>, options: ProberOptions): Promise<ProbeOutcome> {
+    if (probe.kind === 'exec') return (await probers.exec()).probeExec(probe.exec, options);
+    const handler = probe.handler;
+    // Mapped per attempt: a cluster target's map follows its port-forward, which can come back on other ports.
     const port = this.options.portMap.get(handler.port) ?? handler.port;
-    return { ...handler, port };
+    switch (handler.type) {
+      case 'httpGet': {
+        const http = await probers.http();
+        if (probe.http?.port !== port) probe.http = { port, prepared: http.prepareHttpProbe({ scheme: handler.scheme, host: handler.host, port, path: handler.path, headers: handler.headers }, this.userAgent) };
+        return http.runHttpProbe(probe.http.prepared, options);
+      }
+      case 'tcpSocket':
+        return (await probers.tcp()).probeTcp({ host: handler.host, port }, options);
+      case 'grpc':
+        return (await probers.grpc()).probeGrpc({ host: handler.host, port, service: handler.service }, { ...options, userAgent: this.userAgent });
+    }
   }
 
   private refusal(handler: ResolvedHandler): string | undefined {
@@ -83,6 +119,21 @@ export class LocalTarget implements ProbeTarget {
     return `host ${handler.host} is not the loopback: local probing reaches other hosts only when allowed (--allow-host ${handler.host})`;
   }
 }
+
+/**
+ * A probe as a local target prepared it (kept in `AttemptRequest.targetState`): the answer every
+ * attempt gets (an unresolvable port, a refused host or exec), or what its prober needs.
+ */
+export type LocalProbe =
+  | { readonly owner: LocalTarget; readonly kind: 'refused'; readonly outcome: ProbeOutcome }
+  | { readonly owner: LocalTarget; readonly kind: 'exec'; readonly exec: ExecProbeTarget }
+  | {
+      readonly owner: LocalTarget;
+      readonly kind: 'network';
+      readonly handler: Exclude<ResolvedHandler, { type: 'exec' }>;
+      /** HTTP's URL and headers, for the local port it was last mapped to. */
+      http: { readonly port: number; readonly prepared: PreparedHttpProbe } | undefined;
+    };
 
 /** Local containers are your processes: they are never started or stopped by Probe Lens here, so kills and restarts are simulated. */
 export class ObservedProcesses implements ContainerProcesses {
@@ -104,27 +155,6 @@ const probers = {
 function lazy<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => (loaded ??= load());
-}
-
-async function runProber(handler: ResolvedHandler, env: readonly EnvVar[], options: ProberOptions, local: LocalTargetOptions): Promise<ProbeOutcome> {
-  const userAgent = probeUserAgent(local.minorVersion);
-  switch (handler.type) {
-    case 'httpGet':
-      return (await probers.http()).probeHttp({ scheme: handler.scheme, host: handler.host, port: handler.port, path: handler.path, headers: handler.headers }, { ...options, userAgent });
-    case 'tcpSocket':
-      return (await probers.tcp()).probeTcp({ host: handler.host, port: handler.port }, options);
-    case 'grpc':
-      return (await probers.grpc()).probeGrpc({ host: handler.host, port: handler.port, service: handler.service }, { ...options, userAgent });
-    case 'exec': {
-      const literal = Object.fromEntries(env.filter((e) => e.name).map((e) => [e.name as string, e.value ?? '']));
-      const base = Object.fromEntries(Object.entries(local.baseEnv).filter((entry): entry is [string, string] => entry[1] !== undefined));
-      return (await probers.exec()).probeExec({ command: expandCommand(handler.command, env), env: { ...base, ...literal } }, options);
-    }
-  }
-}
-
-function proberError(error: string): ProbeOutcome {
-  return { result: 'unknown', output: '', error };
 }
 
 export function isLoopback(host: string): boolean {

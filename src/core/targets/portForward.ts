@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Clock } from '../engine/clock';
 import type { Disposable } from '../engine/disposable';
-import { type KubectlConfig, killGroup, namespaceArgs, notStartedText, spawnKubectl } from '../k8s/kubectl';
+import { type KubectlConfig, namespaceArgs, notStartedText, spawnKubectl } from '../k8s/kubectl';
+import { killGroup } from '../probers/boundedProcess';
 
 /** What the tunnel reports: all its ports are forwarded (`up`), or none is (`down`, with kubectl's last word). */
 export type TunnelChange =
@@ -15,7 +16,7 @@ export interface TunnelBackoff {
   readonly stableMs: number;
 }
 
-export const TUNNEL_BACKOFF: TunnelBackoff = { initialMs: 1_000, maxMs: 30_000, stableMs: 10_000 };
+const TUNNEL_BACKOFF: TunnelBackoff = { initialMs: 1_000, maxMs: 30_000, stableMs: 10_000 };
 
 export interface PortForwardOptions {
   readonly kubectl: KubectlConfig;
@@ -80,7 +81,7 @@ export class PortForwardTunnel implements Disposable {
   }
 
   /** The args it runs kubectl with. */
-  args(): string[] {
+  private args(): string[] {
     return ['port-forward', ...namespaceArgs(this.options.namespace), `pod/${this.options.pod}`, '--address', '127.0.0.1', ...this.options.remotePorts.map((p) => `:${p}`)];
   }
 
@@ -185,6 +186,12 @@ export class PortForwardTunnel implements Disposable {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
+}
+
+/** A tunnel's change in a line for people: the CLI's stderr, the extension's output channel. */
+export function tunnelText(pod: string, change: TunnelChange): string {
+  const ports = [...change.ports].map(([remote, local]) => (local ? `127.0.0.1:${local} → ${remote}` : `${remote}`)).join(', ');
+  return change.state === 'up' ? `port-forward to pod ${pod} up: ${ports}` : `port-forward to pod ${pod} down (${change.reason}); probes through it are errors, not failures, until it is back`;
 }
 
 /** Calls `onLine` for each line of a stream, a line capped at MAX_LINE characters. */

@@ -1,9 +1,9 @@
-import type { ProbeOutcome } from '../probers/types';
+import { type ProbeOutcome, proberError, timeoutMessage } from '../probers/types';
 import { type ContainerScript, type Scenario, type ScriptedOutcome, scriptedOutcome, scriptFor } from '../scenario/scenario';
 import type { Clock } from '../engine/clock';
 import { type Disposable, NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
-import { goQuote, joinHostPort } from '../probers/goFormat';
+import { joinHostPort } from '../probers/goFormat';
 import { formatProbeUrl } from '../probers/probeUrl';
 import { type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
 
@@ -34,7 +34,7 @@ export class SimulatedTarget implements ProbeTarget {
   attempt(request: AttemptRequest, done: (outcome: ProbeOutcome) => void): void {
     const prepared = this.prepare(request);
     if (!prepared.resolution.ok) {
-      done({ result: 'unknown', output: '', error: prepared.resolution.error });
+      done(proberError(prepared.resolution.error));
       return;
     }
     const { script } = prepared;
@@ -145,7 +145,7 @@ function timedOut(handler: ResolvedHandler, timeoutSeconds: number): ProbeOutcom
     case 'grpc':
       return failure(`timeout: health rpc did not complete within ${timeoutSeconds}s`);
     case 'exec':
-      return failure(`command ${goQuote(handler.command.join(' '))} timed out`);
+      return failure(timeoutMessage(handler.command));
   }
 }
 

@@ -69,7 +69,7 @@ function fromNode(node: ProbeTreeNode): CommandTarget {
 }
 
 /** A `Uri`, a URI string (`file:///…`), or an absolute path. */
-export function toUri(value: unknown): vscode.Uri | undefined {
+function toUri(value: unknown): vscode.Uri | undefined {
   if (value instanceof vscode.Uri) return value;
   if (isUriLike(value)) return vscode.Uri.from(value);
   if (typeof value !== 'string' || value === '') return undefined;

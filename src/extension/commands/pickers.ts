@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { DesiredPod } from '../../core/engine/manager';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import { baseName } from '../documents/fileNames';
 import type { ProbingSession } from '../sessions/probingSession';
-import { baseName } from '../sessions/scenarioFiles';
 
 /** `undefined`: the user dismissed the picker. */
 export type Picked<T> = { readonly value: T } | undefined;
@@ -59,7 +59,7 @@ export async function pickScenario(manifest: vscode.Uri, existing: readonly vsco
   return chosen && { value: chosen.value };
 }
 
-export const SPEEDS = [1, 10, 60, 600] as const;
+const SPEEDS = [1, 10, 60, 600] as const;
 
 export async function pickSpeed(): Promise<number | undefined> {
   const items = SPEEDS.map((speed) => ({ label: `${speed}×`, description: speed === 1 ? 'real time' : `a minute in ${60 / speed < 1 ? `${Math.round(6000 / speed) / 100} s` : `${60 / speed} s`}`, speed }));

@@ -4,7 +4,9 @@ import type { ExecConsent } from '../safety/execConsent';
 import { probingRefusal } from '../safety/trust';
 import type { LocalStarted, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
 import type { ProbingSession } from '../sessions/probingSession';
-import { baseName, createScenario, scenariosBeside } from '../sessions/scenarioFiles';
+import { baseName } from '../documents/fileNames';
+import { isManifestLanguage } from '../documents/manifestModels';
+import { createScenario, scenariosBeside } from '../sessions/scenarioFiles';
 import { scenarioFileName } from '../sessions/scenarioTemplate';
 import type { Sessions } from '../sessions/sessions';
 import type { ProbeTreeNode } from '../tree/nodes';
@@ -104,9 +106,10 @@ class ProbingCommands {
   async simulate(target: CommandTarget): Promise<ProbingSession | undefined> {
     const uri = target.uri ?? activeManifest();
     if (!uri) return fail('open a Kubernetes manifest to simulate, or pass its URI');
+    // Read once: the pods to pick from, the containers of a new scenario, and what the simulation starts from.
     const manifest = await this.deps.launcher.manifest(uri, target.pods);
     if (!manifest.ok) return fail(manifest.reason);
-    const pods = await this.choosePods(uri, target, 'Simulate');
+    const pods = target.pods ? { value: target.pods } : await pickPods(manifest.value.pods, 'Simulate');
     if (!pods) return undefined;
     let scenario = target.scenario;
     if (!scenario) {
@@ -121,7 +124,8 @@ class ProbingCommands {
     }
     const speed = target.speed ?? (await pickSpeed());
     if (speed === undefined) return undefined;
-    const started = await this.deps.launcher.startSimulated({ uri, ...(pods.value ? { pods: pods.value } : {}), scenario, speed, ...(target.seed !== undefined ? { seed: target.seed } : {}) });
+    const request = { uri, ...(pods.value ? { pods: pods.value } : {}), scenario, speed, ...(target.seed !== undefined ? { seed: target.seed } : {}) };
+    const started = await this.deps.launcher.startSimulated(request, manifest.value);
     if (!started.ok) return fail(started.reason);
     return started.value;
   }
@@ -195,7 +199,7 @@ class ProbingCommands {
 
 function activeManifest(): vscode.Uri | undefined {
   const document = vscode.window.activeTextEditor?.document;
-  return document?.languageId === 'yaml' ? document.uri : undefined;
+  return document && isManifestLanguage(document) ? document.uri : undefined;
 }
 
 function fail(reason: string): undefined {

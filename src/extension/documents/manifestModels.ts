@@ -14,11 +14,16 @@ interface Entry {
   pending: NodeJS.Timeout | undefined;
 }
 
+/** The settings findings depend on (`checkSettingsOf`): a change to one of them re-checks every open manifest. */
+const CHECK_SETTINGS = ['disabledRules', 'kubernetesVersion', 'expectedStartupSeconds'].map((name) => `${SECTION}.${name}`);
+/** Only how long typing waits before a re-read: taken from the next edit on, nothing is re-checked. */
+const DEBOUNCE_SETTING = `${SECTION}.debounceMs`;
+
 /**
  * A YAML file can only hold a pod spec if the word appears in it: other YAML (CI workflows,
  * compose files) costs one scan per change and gets no findings.
  */
-export function mayHoldPodSpec(text: string): boolean {
+function mayHoldPodSpec(text: string): boolean {
   return text.includes('containers');
 }
 
@@ -49,9 +54,10 @@ export class ManifestModels implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration(SECTION)) return;
+        const recheck = CHECK_SETTINGS.some((setting) => e.affectsConfiguration(setting));
+        if (!recheck && !e.affectsConfiguration(DEBOUNCE_SETTING)) return;
         this.settings = readSettings();
-        vscode.workspace.textDocuments.forEach((d) => this.refresh(d));
+        if (recheck) vscode.workspace.textDocuments.forEach((d) => this.refresh(d));
       }),
     ];
     vscode.workspace.textDocuments.forEach((d) => this.refresh(d));

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { shiftRange } from '../../core/editing/incrementalChecker';
-import type { Range } from '../../core/text/range';
+import { type Range, shiftRange } from '../../core/text/range';
 
 /** A core range (chunk-relative when `lineOffset` is given) as a VS Code range in the file. */
 export function toVsRange(range: Range, lineOffset = 0): vscode.Range {

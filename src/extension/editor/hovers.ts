@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { probeHoverMarkdown } from '../../core/analysis/probeText';
-import type { ProbeModel } from '../../core/manifest';
-import { containsPosition, type Range } from '../../core/text/range';
+import { probeExtent, probeHoverMarkdown } from '../../core/analysis/probeText';
+import { containsPosition } from '../../core/text/range';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import type { LiveState } from './liveState';
@@ -30,10 +29,4 @@ export class ProbeHovers implements vscode.HoverProvider {
     const markdown = new vscode.MarkdownString(probeHoverMarkdown(probe, summary));
     return new vscode.Hover(markdown, toVsRange(probe.keyRange, placed.lineOffset));
   }
-}
-
-/** From the probe's key to the end of its value. */
-function probeExtent(probe: ProbeModel): Range {
-  const value = probe.locate('');
-  return { start: probe.keyRange.start, end: value ? value.value.end : probe.keyRange.end };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { baseName } from '../documents/fileNames';
 import { commandKey, commandsHash, type ExecCommand } from './execCommands';
 
 /** Asks the user whether a manifest's exec probes may run; `true` means yes. */
@@ -91,7 +92,7 @@ async function askModal(manifest: vscode.Uri, commands: readonly ExecCommand[]):
   }
   const lines = [...byLine].slice(0, LISTED).map(([argv, probes]) => `${argv}\n    (${probes.join(', ')})`);
   if (byLine.size > LISTED) lines.push(`… and ${byLine.size - LISTED} more`);
-  const name = manifest.path.split('/').pop() ?? manifest.toString();
+  const name = baseName(manifest);
   const detail = `They run these commands on this machine, as you, with your environment, every period of each probe:\n\n${lines.join('\n')}\n\nThe answer is remembered for this workspace until a command changes (Probe Lens: Forget Exec Probe Consent).`;
   const answer = await vscode.window.showWarningMessage(`Run exec probes from ${name} on this machine?`, { modal: true, detail }, RUN);
   return answer === RUN;

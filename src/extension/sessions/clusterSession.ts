@@ -1,42 +1,15 @@
 import { RealClock } from '../../core/engine/clock';
-import type { DesiredPod } from '../../core/engine/manager';
+import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import type { ProbeTarget } from '../../core/engine/target';
-import { findClusterPod, type KubectlConfig } from '../../core/k8s/kubectl';
 import { type ClusterPodBinding, ClusterTarget, EXEC_NOT_ALLOWED } from '../../core/targets/cluster';
 import { ObservedProcesses } from '../../core/targets/local';
 import type { TunnelChange } from '../../core/targets/portForward';
 import { ExecGate } from '../safety/execGate';
 import type { ProbeLensSettings } from '../settings';
-import type { Outcome } from './launcher';
 import { ProbingSession, type SessionOptions } from './probingSession';
 
-/** As in local sessions and `probe-lens run`: no start-up jitter (W4) for a session the user just started. */
-const KUBELET_UP_MS = 3_600_000;
-
-export interface ClusterPods {
-  readonly bindings: readonly ClusterPodBinding[];
-  /** Pods of the manifest with no Running pod in the cluster: why, for the log. */
-  readonly missing: readonly string[];
-}
-
-/**
- * The cluster pod of each manifest pod (a Pod by name, a workload by its labels; the manifest's
- * namespace, else kubectl's current one). Fails when kubectl cannot run or no pod is found at all.
- * The engine keeps the manifest's pod names, so lenses and the tree read as for a local session.
- */
-export async function findClusterPods(kubectl: KubectlConfig, pods: readonly DesiredPod[]): Promise<Outcome<ClusterPods>> {
-  const bindings: ClusterPodBinding[] = [];
-  const missing: string[] = [];
-  for (const desired of pods) {
-    if (!desired.spec.containers.some((c) => c.probes.length > 0)) continue;
-    const found = await findClusterPod(kubectl, desired.spec, undefined);
-    if (!found.ok && found.kubectlMissing) return { ok: false, reason: found.error };
-    if (!found.ok) missing.push(found.error);
-    else bindings.push({ identity: desired.identity, spec: desired.spec, pod: found.pod });
-  }
-  if (bindings.length === 0) return { ok: false, reason: missing.join('; ') || 'no container of this manifest has a probe' };
-  return { ok: true, value: { bindings, missing } };
-}
+export { type ClusterPods, findClusterPods } from '../../core/targets/cluster';
+export { tunnelText } from '../../core/targets/portForward';
 
 export interface ClusterSession {
   readonly session: ProbingSession;
@@ -86,10 +59,4 @@ export function createClusterSession(
 export function clusterDetail(bindings: readonly ClusterPodBinding[]): string {
   const first = bindings[0]?.pod;
   return bindings.length === 1 && first ? `${first.namespace}/${first.name}` : `${bindings.length} pods`;
-}
-
-/** For the output channel. */
-export function tunnelText(pod: string, change: TunnelChange): string {
-  const ports = [...change.ports].map(([remote, local]) => (local ? `127.0.0.1:${local} → ${remote}` : `${remote}`)).join(', ');
-  return change.state === 'up' ? `port-forward to pod ${pod} up: ${ports}` : `port-forward to pod ${pod} down (${change.reason}); its probes are errors, not failures, until it is back`;
 }

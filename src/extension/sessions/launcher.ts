@@ -1,23 +1,24 @@
 import * as vscode from 'vscode';
 import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
-import { runWithRetries, verdictOf } from '../../core/engine/attempt';
-import { probeTypeTitle } from '../../core/engine/events';
+import { attemptMessage, runWithRetries } from '../../core/engine/attempt';
 import { type DesiredPod, desiredPodsOf } from '../../core/engine/manager';
 import type { AttemptRequest } from '../../core/engine/target';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { ProbeOutcome } from '../../core/probers/types';
 import { LocalTarget } from '../../core/targets/local';
-import type { ManifestModels } from '../documents/manifestModels';
+import { baseName } from '../documents/fileNames';
+import { isManifestLanguage, type ManifestModels } from '../documents/manifestModels';
 import { execCommandsOf } from '../safety/execCommands';
 import type { ExecConsent, ExecDecision } from '../safety/execConsent';
+import type { ExecGate } from '../safety/execGate';
 import { SessionExecGuard } from '../safety/sessionExecGuard';
 import { probingRefusal } from '../safety/trust';
-import { readSettings } from '../settings';
+import { type ProbeLensSettings, readSettings } from '../settings';
 import { kubeletEventLogger } from './kubeletEventLog';
 import { clusterDetail, createClusterSession, findClusterPods, tunnelText } from './clusterSession';
 import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
 import type { ProbingSession } from './probingSession';
-import { baseName, readScenario } from './scenarioFiles';
+import { readScenario } from './scenarioFiles';
 import type { Sessions } from './sessions';
 import { startSimulatedSession } from './simulatedSession';
 
@@ -47,6 +48,15 @@ export interface ProbeOnce {
   readonly container: string;
   readonly probe: ProbeType;
   readonly trusted: boolean;
+}
+
+/** A manifest as read for a start: its document and the pods of one version of it. */
+export interface LoadedManifest {
+  readonly document: vscode.TextDocument;
+  /** Every pod of that version, as `desiredPodsOf` names them. */
+  readonly all: readonly DesiredPod[];
+  /** The chosen ones (all, when none are named). */
+  readonly pods: readonly DesiredPod[];
 }
 
 export interface LocalStarted {
@@ -82,32 +92,20 @@ export class SessionLauncher {
   ) {}
 
   async startLocal(request: LocalStart): Promise<Outcome<LocalStarted>> {
-    const refusal = probingRefusal(request.trusted);
-    if (refusal) return { ok: false, reason: refusal };
-    const settings = readSettings(request.uri);
-    const host = checkLocalHost(settings);
-    if (!host.ok) return host;
+    const preflight = localPreflight(request.uri, request.trusted);
+    if (!preflight.ok) return preflight;
+    const settings = preflight.value;
     const manifest = await this.manifest(request.uri, request.pods);
     if (!manifest.ok) return manifest;
-    const { document, pods } = manifest.value;
+    const { document, all, pods } = manifest.value;
 
     const { session, gate } = createLocalSession(
       { id: this.sessions.nextId('local'), uri: request.uri, pods: request.pods, detail: settings.localHost, onKubeletEvent: kubeletEventLogger(this.log) },
       settings,
     );
-    const guard = new SessionExecGuard(request.uri, gate, this.consent, () => readSettings(request.uri).execProbes);
-    session.own(guard);
-    // The question comes before the first probe: nothing runs until it is answered.
-    const exec = await guard.review(execCommandsOf(this.allPods(this.models.get(document))));
-    if (exec === 'refused' || exec === 'disabled') this.log.info(`[${baseName(request.uri)}] exec probes will not run (${exec === 'disabled' ? 'probeLens.exec.probes is never' : 'not allowed'})`);
-    if (document.isClosed) {
-      session.dispose();
-      return { ok: false, reason: `${baseName(request.uri)} was closed before probing started` };
-    }
-    this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
-    session.sync(this.models.get(document));
-    this.register(session, `${podsTitle(pods)} probed at ${settings.localHost}${portMapText(settings.portMap)}`);
-    return { ok: true, value: { session, exec } };
+    return this.begin({ session, gate, document, all }, `${podsTitle(pods)} probed at ${settings.localHost}${portMapText(settings.portMap)}`, (exec) => {
+      if (exec === 'refused' || exec === 'disabled') this.log.info(`[${baseName(request.uri)}] exec probes will not run (${exec === 'disabled' ? 'probeLens.exec.probes is never' : 'not allowed'})`);
+    });
   }
 
   /**
@@ -132,23 +130,20 @@ export class SessionLauncher {
       bindings,
       (pod, change) => (change.state === 'up' ? this.log.info(`[${name}] ${tunnelText(pod, change)}`) : this.log.warn(`[${name}] ${tunnelText(pod, change)}`)),
     );
-    const guard = new SessionExecGuard(request.uri, gate, this.consent, () => readSettings(request.uri).execProbes);
-    session.own(guard);
-    const exec = await guard.review(execCommandsOf(this.allPods(this.models.get(document))));
-    await target.whenConnected();
-    if (document.isClosed || session.isStopped) {
-      session.dispose();
-      return { ok: false, reason: `${name} was closed before probing started` };
-    }
-    this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
-    session.sync(this.models.get(document));
-    this.register(session, `${bindings.map((b) => `${b.identity.name} → pod ${b.pod.namespace}/${b.pod.name}`).join(', ')} through kubectl (kills and restarts are the kubelet's decisions, reported, not carried out)`);
-    return { ok: true, value: { session, exec } };
+    // Finding the pods took a while: the exec question is about the manifest as it is now.
+    const all = this.allPods(this.models.get(document));
+    const what = `${bindings.map((b) => `${b.identity.name} → pod ${b.pod.namespace}/${b.pod.name}`).join(', ')} through kubectl (kills and restarts are the kubelet's decisions, reported, not carried out)`;
+    return this.begin({ session, gate, document, all }, what, () => target.whenConnected());
   }
 
-  async startSimulated(request: SimulatedStart): Promise<Outcome<ProbingSession>> {
+  /**
+   * `loaded`: the manifest of `request.uri` as the caller already read it (its pods are chosen
+   * again by `request.pods`); without it, the manifest is read here.
+   */
+  async startSimulated(request: SimulatedStart, loaded?: LoadedManifest): Promise<Outcome<ProbingSession>> {
     if (!(request.speed > 0 && Number.isFinite(request.speed))) return { ok: false, reason: `the speed must be a positive number, not ${request.speed}` };
-    const manifest = await this.manifest(request.uri, request.pods);
+    // A manifest closed while the user was choosing is opened again, as a start without `loaded` would.
+    const manifest = loaded && !loaded.document.isClosed ? selectPods(request.uri, loaded.document, loaded.all, request.pods) : await this.manifest(request.uri, request.pods);
     if (!manifest.ok) return manifest;
     const scenario = await readScenario(request.scenario);
     if (!scenario.ok) return { ok: false, reason: `${baseName(request.scenario)}: ${scenario.error}` };
@@ -174,21 +169,19 @@ export class SessionLauncher {
 
   /** One attempt of one probe, with its retries (P2), against this machine; nothing is left running after. */
   async runOnce(request: ProbeOnce): Promise<Outcome<ProbeOnceResult>> {
-    const refusal = probingRefusal(request.trusted);
-    if (refusal) return { ok: false, reason: refusal };
-    const settings = readSettings(request.uri);
-    const host = checkLocalHost(settings);
-    if (!host.ok) return host;
+    const preflight = localPreflight(request.uri, request.trusted);
+    if (!preflight.ok) return preflight;
+    const settings = preflight.value;
     const manifest = await this.manifest(request.uri, [request.pod]);
     if (!manifest.ok) return manifest;
-    const { document, pods } = manifest.value;
+    const { all, pods } = manifest.value;
     const pod = pods[0] as DesiredPod;
     const container = pod.spec.containers.find((c) => c.name === request.container && PROBING_CONTAINERS.includes(c.kind));
     if (!container) return { ok: false, reason: `pod ${pod.identity.name} has no container named ${request.container} that runs probes` };
     const probe = container.probe(request.probe);
     if (!probe) return { ok: false, reason: `container ${container.name} has no ${request.probe} probe` };
 
-    const exec = probe.effective.handler?.type === 'exec' ? await this.consent.decide(request.uri, execCommandsOf(this.allPods(this.models.get(document))), settings.execProbes) : 'none';
+    const exec = probe.effective.handler?.type === 'exec' ? await this.consent.decide(request.uri, execCommandsOf(all), settings.execProbes) : 'none';
     const target = new LocalTarget(localTargetOptions(settings, exec === 'allowed'));
     const began = performance.now();
     const attempt: AttemptRequest = {
@@ -204,7 +197,7 @@ export class SessionLauncher {
     const { outcome, tries } = await new Promise<{ outcome: ProbeOutcome; tries: number }>((resolve) => runWithRetries((done) => target.attempt(attempt, done), (o, n) => resolve({ outcome: o, tries: n })));
     target.dispose();
     const durationMs = performance.now() - began;
-    const message = verdictOf(probe.type, outcome).event?.message ?? `${probeTypeTitle(probe.type)} probe ${outcome.result === 'unknown' ? 'failed' : 'succeeded'}${outcome.output ? `: ${outcome.output}` : ''}`;
+    const message = attemptMessage(probe.type, outcome);
     const where = `${pod.identity.name}/${container.name}`;
     const line = `[${baseName(request.uri)}] run once ${where} ${probe.type}: ${outcome.result} in ${Math.round(durationMs)} ms (${tries} ${tries === 1 ? 'try' : 'tries'}) — ${message}`;
     if (outcome.result === 'success') this.log.info(line);
@@ -212,22 +205,43 @@ export class SessionLauncher {
     return { ok: true, value: { outcome, durationMs, tries, message, exec } };
   }
 
-  /** The manifest's document, its current snapshot and the chosen pods (all, when none are named). */
-  async manifest(uri: vscode.Uri, names?: readonly string[]): Promise<Outcome<{ document: vscode.TextDocument; snapshot: ManifestSnapshot; pods: DesiredPod[] }>> {
+  /** The manifest's document and the pods of its current version: all, and those named (all, when none are). */
+  async manifest(uri: vscode.Uri, names?: readonly string[]): Promise<Outcome<LoadedManifest>> {
     let document: vscode.TextDocument;
     try {
       document = await vscode.workspace.openTextDocument(uri);
     } catch (error) {
       return { ok: false, reason: `cannot open ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}` };
     }
-    if (document.languageId !== 'yaml') return { ok: false, reason: `${baseName(uri)} is not a YAML manifest` };
-    const snapshot = this.models.get(document);
-    const all = this.allPods(snapshot);
-    if (all.length === 0) return { ok: false, reason: `${baseName(uri)} has no pod spec to probe` };
-    if (!names) return { ok: true, value: { document, snapshot, pods: all } };
-    const missing = names.filter((name) => !all.some((p) => p.identity.name === name));
-    if (missing.length > 0) return { ok: false, reason: `${baseName(uri)} has no pod named ${missing.join(', ')} (it has ${all.map((p) => p.identity.name).join(', ')})` };
-    return { ok: true, value: { document, snapshot, pods: all.filter((p) => names.includes(p.identity.name)) } };
+    if (!isManifestLanguage(document)) return { ok: false, reason: `${baseName(uri)} is not a YAML manifest` };
+    return selectPods(uri, document, this.allPods(this.models.get(document)), names);
+  }
+
+  /**
+   * Exec consent, then (once `ready` has run) the session follows its manifest and is registered,
+   * unless the manifest was closed or the session stopped meanwhile. `all`: the manifest's pods,
+   * whose exec commands are asked about.
+   */
+  private async begin(
+    started: { session: ProbingSession; gate: ExecGate; document: vscode.TextDocument; all: readonly DesiredPod[] },
+    what: string,
+    ready: (exec: LocalStarted['exec']) => void | Promise<void>,
+  ): Promise<Outcome<LocalStarted>> {
+    const { session, gate, document, all } = started;
+    const uri = session.uri;
+    const guard = new SessionExecGuard(uri, gate, this.consent, () => readSettings(uri).execProbes);
+    session.own(guard);
+    // The question comes before the first probe: nothing runs until it is answered.
+    const exec = await guard.review(execCommandsOf(all));
+    await ready(exec);
+    if (document.isClosed || session.isStopped) {
+      session.dispose();
+      return { ok: false, reason: `${baseName(uri)} was closed before probing started` };
+    }
+    this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
+    session.sync(this.models.get(document));
+    this.register(session, what);
+    return { ok: true, value: { session, exec } };
   }
 
   /**
@@ -255,6 +269,24 @@ export class SessionLauncher {
   private allPods(snapshot: ManifestSnapshot): DesiredPod[] {
     return desiredPodsOf(snapshot.documents);
   }
+}
+
+/** Trust, then the settings that say where local probes may go (the pod IP stands for `probeLens.local.host`). */
+function localPreflight(uri: vscode.Uri, trusted: boolean): Outcome<ProbeLensSettings> {
+  const refusal = probingRefusal(trusted);
+  if (refusal) return { ok: false, reason: refusal };
+  const settings = readSettings(uri);
+  const host = checkLocalHost(settings);
+  return host.ok ? { ok: true, value: settings } : host;
+}
+
+/** The named pods of a manifest (all, when none are named), or why there are none to run. */
+function selectPods(uri: vscode.Uri, document: vscode.TextDocument, all: readonly DesiredPod[], names?: readonly string[]): Outcome<LoadedManifest> {
+  if (all.length === 0) return { ok: false, reason: `${baseName(uri)} has no pod spec to probe` };
+  if (!names) return { ok: true, value: { document, all, pods: all } };
+  const missing = names.filter((name) => !all.some((p) => p.identity.name === name));
+  if (missing.length > 0) return { ok: false, reason: `${baseName(uri)} has no pod named ${missing.join(', ')} (it has ${all.map((p) => p.identity.name).join(', ')})` };
+  return { ok: true, value: { document, all, pods: all.filter((p) => names.includes(p.identity.name)) } };
 }
 
 function portMapText(portMap: ReadonlyMap<number, number>): string {

@@ -1,12 +1,10 @@
 import { RealClock } from '../../core/engine/clock';
 import type { DesiredPod } from '../../core/engine/manager';
+import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import { isLoopback, LocalTarget, type LocalTargetOptions, ObservedProcesses } from '../../core/targets/local';
 import { ExecGate } from '../safety/execGate';
 import type { ProbeLensSettings } from '../settings';
 import { ProbingSession, type SessionOptions } from './probingSession';
-
-/** The kubelet has been up an hour: no start-up jitter (W4) for a session the user just started, as in `probe-lens run`. */
-const KUBELET_UP_MS = 3_600_000;
 
 export type HostCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 

@@ -4,8 +4,9 @@ import type { Disposable } from '../../core/engine/disposable';
 import type { EngineEvent } from '../../core/engine/events';
 import { type DesiredPod, desiredPodsOf, Manager, probeDependencies } from '../../core/engine/manager';
 import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';
-import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import { type PodSpecModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { SessionSummary } from '../../core/session/summary';
+import { baseName } from '../documents/fileNames';
 import { EventLog } from './eventLog';
 import { Throttle } from './throttle';
 
@@ -37,7 +38,7 @@ export interface SessionOptions {
 }
 
 /** Views redraw at most this often, however fast the session goes. */
-export const SESSION_REFRESH_MS = 250;
+const SESSION_REFRESH_MS = 250;
 
 /**
  * One probing session over one manifest: the engine (a `Manager` of pod runtimes on a clock and a
@@ -59,6 +60,8 @@ export class ProbingSession implements vscode.Disposable {
   /** Per probe key, what its worker depends on: an edit that changes it starts the probe's counts afresh. */
   private prints = new Map<string, string>();
   private current: ManifestSnapshot | undefined;
+  /** Pod name → where it sits in `current`; built on first use after each sync (views ask per pod, several times a second). */
+  private placements: Map<string, PlacedPodSpec | undefined> | undefined;
   private stopped = false;
 
   /** Fires at most every `SESSION_REFRESH_MS` while the session changes. */
@@ -94,7 +97,7 @@ export class ProbingSession implements vscode.Disposable {
   }
 
   get label(): string {
-    return this.options.uri.path.split('/').pop() ?? this.options.uri.toString();
+    return baseName(this.options.uri);
   }
 
   get isStopped(): boolean {
@@ -132,6 +135,7 @@ export class ProbingSession implements vscode.Disposable {
     this.forgetEditedProbes(desired);
     this.current = snapshot;
     this.desired = desired;
+    this.placements = undefined;
     this.manager.sync(desired);
     this.throttle.poke();
   }
@@ -143,8 +147,8 @@ export class ProbingSession implements vscode.Disposable {
 
   /** Where a pod of this session sits in the manifest, as last read. */
   placement(pod: string): PlacedPodSpec | undefined {
-    const spec = this.desired.find((p) => p.identity.name === pod)?.spec;
-    return spec && this.current?.podSpecs.find((placed) => placed.spec === spec);
+    this.placements ??= placementsOf(this.desired, this.current);
+    return this.placements.get(pod);
   }
 
   /** The pod name a pod spec of the last snapshot runs under here. */
@@ -213,6 +217,15 @@ function probePrints(desired: readonly DesiredPod[]): Map<string, string> {
     }
   }
   return prints;
+}
+
+/** Each pod's first placement in the snapshot (the first pod of a name wins, as a lookup by name finds it). */
+function placementsOf(desired: readonly DesiredPod[], snapshot: ManifestSnapshot | undefined): Map<string, PlacedPodSpec | undefined> {
+  const bySpec = new Map<PodSpecModel, PlacedPodSpec>();
+  for (const placed of snapshot?.podSpecs ?? []) if (!bySpec.has(placed.spec)) bySpec.set(placed.spec, placed);
+  const byName = new Map<string, PlacedPodSpec | undefined>();
+  for (const pod of desired) if (!byName.has(pod.identity.name)) byName.set(pod.identity.name, snapshot && bySpec.get(pod.spec));
+  return byName;
 }
 
 /** Y01: the text does not parse as YAML (a half-typed line). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseScenario, type ScenarioResult } from '../../core/scenario/parse';
+import { baseName } from '../documents/fileNames';
 import { SCENARIO_FILE, scenarioFileName, scenarioTemplate } from './scenarioTemplate';
 
 /** The scenario files beside a manifest, those named after it first. */
@@ -38,10 +39,6 @@ export async function readScenario(uri: vscode.Uri): Promise<ScenarioResult> {
   } catch (error) {
     return { ok: false, error: `cannot read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}` };
   }
-}
-
-export function baseName(uri: vscode.Uri): string {
-  return uri.path.split('/').pop() ?? uri.path;
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

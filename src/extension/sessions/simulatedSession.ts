@@ -21,7 +21,7 @@ export interface SimulationSettings {
 /**
  * Plays the virtual clock at `speed` times real time. Its one interval timer goes with `dispose()`.
  */
-export class SimulationTicker implements Disposable {
+class SimulationTicker implements Disposable {
   private last = performance.now();
   private readonly handle: NodeJS.Timeout;
 

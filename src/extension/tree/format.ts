@@ -1,3 +1,4 @@
+import { escapeMarkdown, OUTCOME_MARKS, trailingFailures } from '../../core/analysis/probeText';
 import type { EngineEvent } from '../../core/engine/events';
 import type { ProbeType } from '../../core/manifest';
 import type { ContainerSummary, PodSummary, ProbeSummary } from '../../core/session/summary';
@@ -137,7 +138,7 @@ export function presentProbe(facts: ProbeFacts): Presentation {
     description = `${summary.result === 'Success' ? '' : 'not passed yet · '}${counts} · ${Math.round(last.durationMs)} ms`;
     icon = summary.result === 'Success' ? PASSED : WARNING;
   }
-  const marks = summary.recent.map((r) => MARKS[r]).join(' ');
+  const marks = summary.recent.map((r) => OUTCOME_MARKS[r]).join(' ');
   const markdown = [
     probeHeading(facts),
     '',
@@ -149,17 +150,8 @@ export function presentProbe(facts: ProbeFacts): Presentation {
   return { label, description, icon, tooltip: output ? { markdown: `${markdown}\n\n${last.error !== undefined ? 'Error:' : 'Output:'}`, code: output } : { markdown } };
 }
 
-const MARKS = { success: '●', warning: '◐', failure: '✖', unknown: '?' } as const;
-
 function probeHeading(facts: ProbeFacts): string {
   return `**${facts.type}** probe · ${escapeMarkdown(facts.handler)}`;
-}
-
-/** The newest outcomes that are failures; a prober error neither breaks nor extends the run (P5). */
-export function trailingFailures(recent: readonly ProbeSummary['recent'][number][]): number {
-  let n = 0;
-  for (let i = recent.length - 1; i >= 0 && (recent[i] === 'failure' || recent[i] === 'unknown'); i--) if (recent[i] === 'failure') n++;
-  return n;
 }
 
 /** `42s`, `5m 10s`, `2h 03m`. */
@@ -168,10 +160,6 @@ export function duration(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
-
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 function escapeCode(text: string): string {

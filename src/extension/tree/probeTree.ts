@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { handlerTitle } from '../../core/analysis/probeText';
-import { type ContainerModel, PROBING_CONTAINERS, type ProbeModel, type ProbeType } from '../../core/manifest';
-import { containsPosition, type Position, type Range } from '../../core/text/range';
+import { handlerTitle, probeExtent } from '../../core/analysis/probeText';
+import type { DesiredPod } from '../../core/engine/manager';
+import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import { containsPosition, type Position } from '../../core/text/range';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
 import { Throttle } from '../sessions/throttle';
@@ -80,7 +81,7 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     const { session } = node;
     switch (node.kind) {
       case 'session': {
-        const containers = session.pods.flatMap((p) => probingContainers(session, p.identity.name).map((c) => session.summary.pods.get(p.identity.name)?.containers.get(c.name)));
+        const containers = session.pods.flatMap((p) => probingContainersOf(p).map((c) => session.summary.pods.get(p.identity.name)?.containers.get(c.name)));
         return presentSession({ kind: session.kind, label: session.label, detail: session.options.detail, elapsedSeconds: session.elapsedSeconds, containers });
       }
       case 'pod': {
@@ -168,16 +169,14 @@ function contextValueOf(node: ProbeTreeNode): string {
 }
 
 function probingContainers(session: ProbingSession, pod: string): ContainerModel[] {
-  const spec = session.pods.find((p) => p.identity.name === pod)?.spec;
-  return spec ? spec.containers.filter((c) => PROBING_CONTAINERS.includes(c.kind)) : [];
+  const desired = session.pods.find((p) => p.identity.name === pod);
+  return desired ? probingContainersOf(desired) : [];
+}
+
+function probingContainersOf(pod: DesiredPod): ContainerModel[] {
+  return pod.spec.containers.filter((c) => PROBING_CONTAINERS.includes(c.kind));
 }
 
 function containerModel(session: ProbingSession, pod: string, container: string): ContainerModel | undefined {
   return probingContainers(session, pod).find((c) => c.name === container);
-}
-
-/** From the probe's key to the end of its value. */
-export function probeExtent(probe: ProbeModel): Range {
-  const value = probe.locate('');
-  return { start: probe.keyRange.start, end: value ? value.value.end : probe.keyRange.end };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { containerStatusTitle, handlerTitle, liveProbeTitle, probeHoverMarkdown, staticProbeTitle } from '../../../src/core/analysis/probeText';
+import { containerStatusTitle, escapeMarkdown, handlerTitle, liveProbeTitle, OUTCOME_MARKS, probeExtent, probeHoverMarkdown, staticProbeTitle, trailingFailures } from '../../../src/core/analysis/probeText';
 import { parseManifest, type ProbeModel } from '../../../src/core/manifest';
 import type { ContainerSummary, ProbeSummary } from '../../../src/core/session/summary';
 import { podWith } from '../../helpers/manifests';
@@ -86,5 +86,30 @@ describe('hover', () => {
     const markdown = probeHoverMarkdown(probe('readinessProbe: {httpGet: {port: 80}}', 'readiness'), summary({ attempts: 3, successes: 2, recent: ['success', 'success', 'failure'], lastOutput: 'HTTP probe failed with statuscode: 503' }));
     assert.match(markdown, /Last 3 attempts:\*\* ● ● ✖ \(2\/3 ok\)/);
     assert.match(markdown, /Last output:\*\* `HTTP probe failed with statuscode: 503`/);
+  });
+});
+
+describe('shared by hovers and the Probes view', () => {
+  test('trailing failures: the newest run of failures, prober errors neither break nor extend it (P5)', () => {
+    assert.equal(trailingFailures([]), 0);
+    assert.equal(trailingFailures(['failure', 'success']), 0);
+    assert.equal(trailingFailures(['success', 'failure', 'unknown', 'failure']), 2);
+    assert.equal(trailingFailures(['failure', 'warning', 'unknown']), 0);
+  });
+
+  test('one mark per outcome', () => {
+    assert.deepEqual(OUTCOME_MARKS, { success: '●', warning: '◐', failure: '✖', unknown: '?' });
+  });
+
+  test('markdown punctuation is escaped', () => {
+    assert.equal(escapeMarkdown('httpGet http://:8080/healthz_[x]'), 'httpGet http://:8080/healthz\\_\\[x\\]');
+  });
+
+  test('a probe extends from its key to the end of its value', () => {
+    const readiness = probe('readinessProbe:\n  httpGet: {port: 80}\n  periodSeconds: 2\nlivenessProbe: {tcpSocket: {port: 80}}', 'readiness');
+    const extent = probeExtent(readiness);
+    assert.deepEqual(extent.start, readiness.keyRange.start);
+    assert.equal(extent.start.line, 8);
+    assert.equal(extent.end.line, 10);
   });
 });

@@ -5,16 +5,15 @@ import { VirtualClock } from '../../../src/core/engine/clock';
 import { type Disposable, NO_OP } from '../../../src/core/engine/disposable';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { type DesiredPod, desiredPods, Manager } from '../../../src/core/engine/manager';
-import { PodRuntime, type PodRuntimeOptions } from '../../../src/core/engine/podRuntime';
 import { containersReady, isReady, isStarted } from '../../../src/core/engine/podStatus';
 import { seededRandom } from '../../../src/core/engine/random';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../../../src/core/engine/target';
 import { parseManifest, type ProbeType } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
 import { parseScenario } from '../../../src/core/scenario/parse';
-import type { Scenario } from '../../../src/core/scenario/scenario';
 import { simulate } from '../../../src/core/simulate';
 import { SimulatedProcesses, SimulatedTarget } from '../../../src/core/targets/simulated';
+import { containerLines, only, type PodRun, scenario, startPod, webPod } from '../../helpers/engine';
 
 const S = 1000;
 
@@ -28,36 +27,6 @@ function pod(specFields: string, name = 'web'): string {
     .map((line) => `  ${line}`)
     .join('\n');
   return `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n${body}\n`;
-}
-
-/** A Pod whose only container `web` (port 8080 named `http`) has the given probes, one flow-style line each. */
-function webPod(probes: string, podFields = ''): string {
-  const lines = (text: string, spaces: number) =>
-    text
-      .trim()
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => `${' '.repeat(spaces)}${line.trim()}`);
-  return [
-    'apiVersion: v1',
-    'kind: Pod',
-    'metadata:',
-    '  name: web',
-    'spec:',
-    ...lines(podFields, 2),
-    '  containers:',
-    '    - name: web',
-    '      image: nginx',
-    '      ports: [{name: http, containerPort: 8080}]',
-    ...lines(probes, 6),
-    '',
-  ].join('\n');
-}
-
-function scenario(text: string): Scenario {
-  const parsed = parseScenario(text);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.scenario;
 }
 
 function desired(yaml: string): DesiredPod[] {
@@ -77,12 +46,6 @@ function sim(yaml: string, scenarioText: string, seconds: number, seed = 1): Eng
   return events;
 }
 
-type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
-
-function only<T extends EngineEvent['type']>(events: readonly EngineEvent[], type: T, container?: string): Of<T>[] {
-  return events.filter((e): e is Of<T> => e.type === type && (container === undefined || ('container' in e && e.container === container)));
-}
-
 /** Start times (s) of attempts; an attempt event is stamped when it ends. */
 function attemptStarts(events: readonly EngineEvent[], container: string, probe: ProbeType, containerId?: string): number[] {
   return only(events, 'attempt', container)
@@ -94,11 +57,6 @@ function kubeletEvents(events: readonly EngineEvent[], reason?: string): { t: nu
   return only(events, 'event')
     .filter((e) => reason === undefined || e.reason === reason)
     .map((e) => ({ t: e.t, reason: e.reason, message: e.message }));
-}
-
-/** Container lines as `t state id rc reason`. */
-function containerLines(events: readonly EngineEvent[], container = 'web'): string[] {
-  return only(events, 'container', container).map((e) => `${e.t} ${e.state} ${e.containerId} ${e.restartCount}${e.reason ? ` ${e.reason}` : ''}`);
 }
 
 function resultLines(events: readonly EngineEvent[], container = 'web'): string[] {
@@ -148,34 +106,14 @@ class PlannedProcesses implements ContainerProcesses {
   }
 }
 
-interface PodRun {
-  readonly clock: VirtualClock;
-  readonly events: EngineEvent[];
-  readonly runtime: PodRuntime;
-}
-
-/** One pod on a `PodRuntime`, with a custom target and processes; the kubelet has been up an hour (no jitter). */
+/** One pod on a `PodRuntime` (`startPod`), run until `seconds`. */
 function runPod(
   yaml: string,
   options: { target?: ProbeTarget; processes?: (clock: VirtualClock) => ContainerProcesses; scenario?: string; seconds: number },
 ): PodRun {
-  const clock = new VirtualClock();
-  const events: EngineEvent[] = [];
-  const script = scenario(options.scenario ?? '');
-  const pod = desired(yaml)[0] as DesiredPod;
-  const runtimeOptions: PodRuntimeOptions = {
-    clock,
-    epoch: 0,
-    kubeletStartedAt: -3600 * S,
-    random: () => 0,
-    target: options.target ?? new SimulatedTarget(script, clock),
-    processes: options.processes ? options.processes(clock) : new SimulatedProcesses(script, clock),
-    emit: (e) => events.push(e),
-    idScheme: 'sim',
-  };
-  const runtime = new PodRuntime(pod.identity, pod.spec, runtimeOptions).start();
-  clock.advanceTo(options.seconds * S);
-  return { clock, events, runtime };
+  const run = startPod(yaml, options);
+  run.clock.advanceTo(options.seconds * S);
+  return run;
 }
 
 const OK: ProbeOutcome = { result: 'success', output: '' };

@@ -2,19 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveContainerPort } from '../../../src/core/k8s/ports';
 import type { ContainerPort, IntOrString } from '../../../src/core/manifest/model';
-import type { Finding } from '../../../src/core/rules/types';
-import { check, findingsOf, podSpec, podWith, textAt } from '../../helpers/manifests';
-
-/** Applies a finding's fix (every edit, last first) to the text. */
-function applyFix(yaml: string, finding: Finding | undefined): string {
-  assert.ok(finding?.fix, 'finding has a fix');
-  const lines = yaml.split('\n');
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  const edits = [...finding.fix.edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
-  let text = yaml;
-  for (const edit of edits) text = text.slice(0, offset(edit.range.start)) + edit.newText + text.slice(offset(edit.range.end));
-  return text;
-}
+import { applyFix, check, findingsOf, podSpec, podWith, textAt } from '../../helpers/manifests';
 
 const PROBE_FIELD = { liveness: 'livenessProbe', readiness: 'readinessProbe', startup: 'startupProbe' } as const;
 

@@ -63,7 +63,7 @@ test('a cluster session finds the Deployment\'s pod by its labels and probes it 
     );
     await vscode.commands.executeCommand('probeLens.stopProbing', { uri: document.uri });
     assert.ok(session.isStopped);
-    await waitFor(() => server.open.size === 0, 5_000, 'no connection left open after stop');
+    await waitFor(() => server.open() === 0, 5_000, 'no connection left open after stop');
   } finally {
     await restore();
     cluster.cleanup();
@@ -81,7 +81,7 @@ test('with no pod of the manifest in the cluster, starting says so and nothing r
     const document = await openFixture('cluster/web.yaml');
     const outcome = await probing.launcher.startCluster({ uri: document.uri, trusted: true });
     assert.ok(!outcome.ok);
-    assert.match(outcome.reason, /web/);
+    assert.equal(outcome.reason, 'no pod of Deployment "web" with labels app=web in kubectl\'s current namespace');
     assert.equal(probing.sessions.forDocument(document.uri), undefined);
     assert.equal(server.requests, 0);
   } finally {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../../src/extension/extension';
 import { test, waitFor } from '../harness';
-import { activateProbeLens, openFixture } from '../workbench';
+import { activateProbeLens, openFixture, probeLensDiagnostics, ruleId } from '../workbench';
 
 function lensLines(lenses: readonly vscode.CodeLens[]): string[] {
   return lenses.map((lens) => `${lens.range.start.line}: ${lens.command?.title ?? '(unresolved)'}`);
@@ -58,10 +58,10 @@ test('an edit in one document of twenty re-reads only that document', async () =
   edit.replace(document.uri, new vscode.Range(line, 26, line, 27), '2');
   assert.ok(await vscode.workspace.applyEdit(edit));
   const diagnostics = await waitFor(() => {
-    const found = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'probe-lens');
+    const found = probeLensDiagnostics(document.uri);
     return found.length > 0 && found;
   }, 5_000, 'the P12 diagnostic of the edited document');
-  assert.deepEqual(diagnostics.map((d) => `${d.range.start.line} ${typeof d.code === 'object' ? d.code.value : d.code}`), [`${line} P12`]);
+  assert.deepEqual(diagnostics.map((d) => `${d.range.start.line} ${ruleId(d)}`), [`${line} P12`]);
   assert.equal(api.models.chunksRead - before, 1, 'one chunk read for the edit');
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 });

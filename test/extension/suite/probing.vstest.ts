@@ -13,7 +13,7 @@ import type { ProbeTreeNode } from '../../../src/extension/tree/nodes';
 import { activeCounts } from '../../helpers/activeResources';
 import { sleep, test, waitFor } from '../harness';
 import { probingApi, startHealthServer, withSetting } from '../probing';
-import { fixtureUri, openFixture } from '../workbench';
+import { fixtureUri, openFixture, probeLensDiagnostics } from '../workbench';
 
 /** A row's label, description, icon id and context value, from the exported tree provider. */
 function row(probing: ProbingApi, node: ProbeTreeNode): { label: string; description: string; icon: string; context: string; tooltip: string } {
@@ -94,7 +94,7 @@ test('a local session probes a real server: tree reaches ready, a 503 shows as a
     assert.match(failing.tooltip, /HTTP probe failed with statuscode: 503/);
     assert.match(row(probing, nodeOf(probing, session, 'web', 'web')).description, /^started · not ready · restarts 0$/);
     // The same failures reach the shared Problems list with source probe-lens.
-    await waitFor(() => vscode.languages.getDiagnostics(document.uri).some((d) => d.source === 'probe-lens' && d.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 5_000, 'the live diagnostic in getDiagnostics');
+    await waitFor(() => probeLensDiagnostics(document.uri).some((d) => d.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 5_000, 'the live diagnostic in getDiagnostics');
     await waitFor(() => probing.statusBar.text === '$(error) web: readiness failing', 2_000, () => `the status bar to say failing; it says ${probing.statusBar.text}`);
 
     // Healthy again: the diagnostics clear, the row passes.
@@ -123,7 +123,7 @@ test('a local session probes a real server: tree reaches ready, a 503 shows as a
     await waitFor(() => probing.liveDiagnostics.diagnostics(document.uri).length === 0, 2_000, 'live diagnostics cleared');
     assert.equal(probing.statusBar.text, undefined);
     assert.deepEqual(probing.tree.getChildren().filter((n) => n.session === session), []);
-    await waitFor(() => server.open.size === 0, 5_000, () => `the server's connections to close (${server.open.size} open)`);
+    await waitFor(() => server.open() === 0, 5_000, () => `the server's connections to close (${server.open()} open)`);
     const requests = server.requests;
     await waitFor(() => leftovers(before).length === 0, 5_000, () => `no socket or timer left: ${leftovers(before).join(', ')}`);
     await sleep(1500);
@@ -150,7 +150,7 @@ test('runProbeOnce (uri, pod, container, probe): one attempt, the kubelet\'s tex
     assert.equal(failed?.outcome.result, 'failure');
     assert.equal(failed?.message, 'Liveness probe failed: HTTP probe failed with statuscode: 503');
     assert.equal(probing.sessions.all.length, 0, 'a one-off probe starts no session');
-    await waitFor(() => server.open.size === 0, 5_000, 'the one-off connections to close');
+    await waitFor(() => server.open() === 0, 5_000, 'the one-off connections to close');
   } finally {
     await restore();
     await server.close();

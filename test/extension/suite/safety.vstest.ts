@@ -184,14 +184,14 @@ test('untrusted workspace (trust injected): probing and one-off probes are refus
   const server = await startHealthServer();
   const restore = await withSetting('local.portMap', { '8080': server.port }, vscode.ConfigurationTarget.Workspace);
   try {
-    assert.equal(probingRefusal(true), undefined);
-    assert.match(probingRefusal(false) ?? '', /only in a trusted workspace/);
     const document = await openFixture('probing/web.yaml');
     const started = await probing.launcher.startLocal({ uri: document.uri, trusted: false });
     assert.equal(started.ok, false);
     assert.match(started.ok ? '' : started.reason, /only in a trusted workspace/);
+    assert.equal(started.ok ? '' : started.reason, probingRefusal(false));
     const once = await probing.launcher.runOnce({ uri: document.uri, pod: 'web', container: 'web', probe: 'readiness', trusted: false });
     assert.equal(once.ok, false);
+    assert.equal(once.ok ? '' : once.reason, probingRefusal(false), 'the one-off probe is refused for trust, not for another reason');
     await sleep(500);
     assert.equal(probing.sessions.all.length, 0);
     assert.equal(server.requests, 0);

@@ -1,4 +1,4 @@
-import type { DecodeIssue, ManifestDocument } from '../../manifest';
+import { type DecodeIssue, documentDecodeIssues, type ManifestDocument } from '../../manifest';
 import type { DocumentRule, Issue } from '../types';
 
 /** Decode stage (validation-rules.md §A.5): the API server refuses the object before validating it. */
@@ -32,5 +32,5 @@ export const D02: DocumentRule = {
  * probe that validation will forbid as a whole (P14, P16) still fails the request on its own.
  */
 function decodeIssues(document: ManifestDocument, rule: 'D01' | 'D02'): DecodeIssue[] {
-  return document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]).filter((issue) => issue.rule === rule);
+  return documentDecodeIssues(document).filter((issue) => issue.rule === rule);
 }

@@ -1,4 +1,4 @@
-import { killGraceSeconds, livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../../analysis/timing';
+import { killGraceSeconds, livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds, toleranceSeconds } from '../../analysis/timing';
 import { resolveContainerPort } from '../../k8s/ports';
 import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
@@ -46,7 +46,7 @@ export const L11: ContainerRule = {
     if (liveness && budget <= livenessKillSeconds(liveness.effective)) {
       return issue(`the startup budget (${budget} s) is no longer than liveness's own (${livenessKillSeconds(liveness.effective)} s), so the startupProbe protects nothing: raise its failureThreshold to cover the slowest start`);
     }
-    if (budget < 10) return issue(`the startup budget is only ${budget} s (initialDelaySeconds + failureThreshold × periodSeconds): a slow start gets the container killed`);
+    if (budget < MIN_STARTUP_BUDGET_SECONDS) return issue(`the startup budget is only ${budget} s (initialDelaySeconds + failureThreshold × periodSeconds): a slow start gets the container killed`);
     return [];
   },
 };
@@ -80,7 +80,7 @@ export const L13: ContainerRule = {
   reference: 'validation-rules.md §C, §D.13',
   check(container) {
     const pair = sameEndpointPair(container);
-    if (!pair || identical(pair.liveness, pair.readiness, container)) return [];
+    if (!pair || identical(pair.liveness, pair.readiness)) return [];
     const live = toleranceSeconds(pair.liveness.effective);
     const ready = toleranceSeconds(pair.readiness.effective);
     if (live > ready) return [];
@@ -102,7 +102,7 @@ export const L14: ContainerRule = {
   reference: 'validation-rules.md §D.14',
   check(container) {
     const pair = sameEndpointPair(container);
-    if (!pair || !identical(pair.liveness, pair.readiness, container)) return [];
+    if (!pair || !identical(pair.liveness, pair.readiness)) return [];
     return [
       {
         path: pair.liveness.path,
@@ -208,12 +208,12 @@ function endpointKey(handler: ProbeHandler, container: ContainerModel): string {
   }
 }
 
-function identical(liveness: ProbeModel, readiness: ProbeModel, container: ContainerModel): boolean {
+/** A pair from `sameEndpointPair` (so the endpoint already matches) with the same headers and timings. */
+function identical(liveness: ProbeModel, readiness: ProbeModel): boolean {
   const a = liveness.effective;
   const b = readiness.effective;
   const headers = (h: ProbeHandler | undefined) => (h?.type === 'httpGet' ? JSON.stringify(h.httpHeaders.map((x) => [x.name.toLowerCase(), x.value])) : '');
   return (
-    endpointKey(a.handler as ProbeHandler, container) === endpointKey(b.handler as ProbeHandler, container) &&
     headers(a.handler) === headers(b.handler) &&
     a.initialDelaySeconds === b.initialDelaySeconds &&
     a.timeoutSeconds === b.timeoutSeconds &&

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+
+/** The built CLI (`node esbuild.config.mjs` writes it); the CLI tests run it as a user would. */
+export const CLI = 'dist/cli.js';
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface SpawnCliOptions {
+  /** The child's environment; by default this process's, with NO_COLOR=1. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Polled every 50 ms; once it holds, SIGINT (Ctrl-C) follows a second later. */
+  readonly interruptWhen?: () => boolean;
+  /** SIGINT (Ctrl-C) this long after the start. */
+  readonly interruptAfterMs?: number;
+  /** SIGKILL if the CLI is still running this long after the start (default 30 s). */
+  readonly killAfterMs?: number;
+}
+
+/**
+ * Runs the CLI asynchronously, so the test's own servers keep answering while it runs. With
+ * `interruptWhen`, the condition should watch the servers, not stdout: jsonl is written at the end.
+ */
+export function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: options.env ?? { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const timers: NodeJS.Timeout[] = [setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000)];
+    if (options.interruptAfterMs !== undefined) timers.push(setTimeout(() => child.kill('SIGINT'), options.interruptAfterMs));
+    const { interruptWhen } = options;
+    const poll = interruptWhen
+      ? setInterval(() => {
+          if (!interruptWhen()) return;
+          clearInterval(poll);
+          timers.push(setTimeout(() => child.kill('SIGINT'), 1000));
+        }, 50)
+      : undefined;
+    child.on('close', (code) => {
+      clearInterval(poll);
+      for (const timer of timers) clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
