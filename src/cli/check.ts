@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
-import { checkText } from '../core/check';
+import { type CheckOptions, checkTexts } from '../core/check';
 import { normaliseRuleIds } from '../core/rules/registry';
 import type { Finding } from '../core/rules/types';
 import { formatJson } from './format/json';
 import { formatSarif } from './format/sarif';
 import { formatText } from './format/text';
-import { type CliIo, readInput } from './io';
+import { type CliIo, readText } from './io';
 import { minorVersionOption, parseDuration, UsageError } from './usage';
 
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
 
-/** `probe-lens check FILE... | -`: exit 0 no errors, 1 errors found, 2 bad usage or unreadable input. */
+/** `probe-lens check FILE... | -`: exit 0 no errors, 1 errors found, 2 bad usage or a file that could not be read. */
 export function runCheck(argv: readonly string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args: [...argv],
@@ -31,20 +31,42 @@ export function runCheck(argv: readonly string[], io: CliIo): number {
   const minorVersion = minorVersionOption(values['kubernetes-version']);
   const expected = values['expected-startup'] === undefined ? undefined : parseDuration(values['expected-startup'], '--expected-startup');
 
-  const files = positionals.map((name) => (name === '-' ? '<stdin>' : name));
-  const findings: Finding[] = [];
-  for (const [index, name] of positionals.entries()) {
-    const text = readInput(name, io);
-    findings.push(
-      ...checkText(text, {
-        file: files[index] as string,
-        disabledRules: new Set(known),
-        minorVersion,
-        ...(expected !== undefined ? { expectedStartupSeconds: expected } : {}),
-      }),
-    );
+  const options = { disabledRules: new Set(known), minorVersion, ...(expected !== undefined ? { expectedStartupSeconds: expected } : {}) };
+  const checked = checkFiles(positionals, options, io);
+  // stdout is one report on the files read; with none read, there is nothing to report.
+  if (checked.files.length > 0) io.stdout(render(format, checked.findings, checked.files, io));
+  return exitCode(checked);
+}
+
+interface CheckedFiles {
+  /** The files read, as findings name them. */
+  readonly files: readonly string[];
+  readonly findings: readonly Finding[];
+  readonly unreadable: number;
+}
+
+/**
+ * Checks every file that can be read, as one set of manifests (a Service in one file counts for
+ * a Job in another); each file that cannot be read is reported on stderr.
+ */
+function checkFiles(names: readonly string[], options: Omit<CheckOptions, 'file'>, io: CliIo): CheckedFiles {
+  const texts: { file: string; text: string }[] = [];
+  let unreadable = 0;
+  for (const name of names) {
+    const read = readText(name, io);
+    if (!read.ok) {
+      io.stderr(`probe-lens: ${read.message}\n`);
+      unreadable += 1;
+      continue;
+    }
+    texts.push({ file: name === '-' ? '<stdin>' : name, text: read.text });
   }
-  io.stdout(render(format, findings, files, io));
+  return { files: texts.map((t) => t.file), findings: checkTexts(texts, options).flat(), unreadable };
+}
+
+/** A file that could not be read (2) wins over errors found (1). */
+function exitCode({ unreadable, findings }: CheckedFiles): number {
+  if (unreadable > 0) return 2;
   return findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 

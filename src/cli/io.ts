@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { decodeText } from './decodeText';
 import { UsageError } from './usage';
 
 /** What a command may touch of the process, so tests can run commands in-process. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
-  readStdin(): string;
+  readStdin(): Uint8Array;
   readonly cwd: string;
   readonly color: boolean;
   readonly version: string;
@@ -28,7 +29,7 @@ export function processIo(version: string): CliIo {
       if (!readerGone) process.stdout.write(text);
     },
     stderr: (text) => process.stderr.write(text),
-    readStdin: () => readFileSync(0, 'utf8'),
+    readStdin: () => readFileSync(0),
     cwd: process.cwd(),
     color: wantsColor(),
     version,
@@ -54,13 +55,26 @@ function wantsColor(): boolean {
 
 const READ_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied' };
 
-/** A file's text, or standard input for `-`; what cannot be read is bad input (exit 2). */
-export function readInput(name: string, io: CliIo, label = ''): string {
+export type ReadText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
+
+/** A file's text, or standard input's for `-`; what cannot be read, or is not text, says why. */
+export function readText(name: string, io: CliIo, label = ''): ReadText {
+  const what = `${label}${name === '-' ? 'standard input' : name}`;
+  let bytes: Uint8Array;
   try {
-    return name === '-' ? io.readStdin() : readFileSync(name, 'utf8');
+    bytes = name === '-' ? io.readStdin() : readFileSync(name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const reason = Object.hasOwn(READ_ERRORS, code) ? READ_ERRORS[code] : (error as Error).message;
-    throw new UsageError(`cannot read ${label}${name === '-' ? 'standard input' : name}: ${reason}`);
+    return { ok: false, message: `cannot read ${what}: ${reason}` };
   }
+  const decoded = decodeText(bytes);
+  return decoded.ok ? decoded : { ok: false, message: `cannot read ${what}: ${decoded.reason}` };
+}
+
+/** A file's text for a command that needs it: what cannot be read is bad input (exit 2). */
+export function readInput(name: string, io: CliIo, label = ''): string {
+  const read = readText(name, io, label);
+  if (!read.ok) throw new UsageError(read.message);
+  return read.text;
 }

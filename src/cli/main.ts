@@ -22,9 +22,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 /** Runs one command line; resolves with the exit code. Usage errors are exit 2 with a message on stderr. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h' || command === 'help') {
     io.stdout(`${USAGE}\n`);
-    return command === undefined ? 2 : 0;
+    return 0;
+  }
+  // No command is bad usage: stderr, as for every other (design §3: nothing on stdout).
+  if (command === undefined) {
+    io.stderr(`${USAGE}\n`);
+    return 2;
   }
   if (command === '--version') {
     io.stdout(`${io.version}\n`);

@@ -22,11 +22,16 @@ export function runRules(argv: readonly string[], io: CliIo): number {
       io.stdout(rulesMarkdown(rules));
       return 0;
     case 'text':
-      io.stdout(rules.map((r) => `${r.id.padEnd(4)} ${r.severity.padEnd(8)} ${r.title}`).join('\n') + '\n');
+      io.stdout(rules.map((r) => `${r.id.padEnd(4)} ${severities(r).padEnd(15)} ${r.title}`).join('\n') + '\n');
       return 0;
     default:
       throw new UsageError(`--format must be text, markdown or json, not "${values.format}"`);
   }
+}
+
+/** `error`, or `error/warning` for a rule that reports either. */
+function severities(rule: RuleInfo): string {
+  return rule.alsoReports ? `${rule.severity}/${rule.alsoReports.severity}` : rule.severity;
 }
 
 /** docs/rules.md: generated, and a test keeps the committed file equal to this. */
@@ -43,7 +48,8 @@ export function rulesMarkdown(rules: readonly RuleInfo[]): string {
   for (const category of Object.keys(CATEGORY_TITLES) as RuleInfo['category'][]) {
     lines.push(`## ${CATEGORY_TITLES[category]}`, '');
     for (const rule of rules.filter((r) => r.category === category)) {
-      lines.push(`### ${rule.id}`, '', `**${rule.severity}** — ${rule.title}`, '', `Reference: ${rule.reference}.`, '');
+      const also = rule.alsoReports ? ` (**${rule.alsoReports.severity}** ${rule.alsoReports.when})` : '';
+      lines.push(`### ${rule.id}`, '', `**${rule.severity}**${also} — ${rule.title}`, '', `Reference: ${rule.reference}.`, '');
     }
   }
   return lines.join('\n');

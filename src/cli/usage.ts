@@ -1,4 +1,4 @@
-import { parseKubernetesVersion } from '../core/check';
+import { parseKubernetesVersion, SUPPORTED_MINOR_VERSIONS } from '../core/check';
 import { DEFAULT_MINOR_VERSION } from '../core/manifest';
 
 /** Bad usage or unreadable input: printed on stderr, exit code 2 (design.md §3). */
@@ -27,18 +27,22 @@ run       probes your app with the kubelet's timing, until --for or Ctrl-C: on t
 
 Rules: see docs/rules.md, or 'probe-lens rules'.`;
 
-/** `90s`, `10m`, `2h`, or plain seconds. */
+const DURATION_UNITS = { ms: 0.001, s: 1, m: 60, h: 3600 } as const;
+
+/** `90s`, `10m`, `2h`, `500ms` → seconds. A bare number is refused: `--for 10` could mean seconds or minutes. */
 export function parseDuration(text: string, option: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) throw new UsageError(`${option}: "${text}" is not a duration (examples: 90s, 10m, 2h)`);
-  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  return Number(match[1]) * unit;
+  if (!match) throw new UsageError(`${option}: "${text}" is not a duration: give a number and a unit, ms, s, m or h (90s, 10m, 2h)`);
+  const [, amount, unit] = match;
+  if (unit === undefined) throw new UsageError(`${option}: "${text}" has no unit: give ${amount}s, ${amount}m or ${amount}h (units: ms, s, m, h)`);
+  return Number(amount) * DURATION_UNITS[unit as keyof typeof DURATION_UNITS];
 }
 
 /** `--kubernetes-version 1.33` → 33; absent → the default minor version. */
 export function minorVersionOption(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MINOR_VERSION;
   const minor = parseKubernetesVersion(text);
-  if (minor === undefined) throw new UsageError(`--kubernetes-version: "${text}" is not a Kubernetes version such as 1.33`);
+  const { oldest, newest } = SUPPORTED_MINOR_VERSIONS;
+  if (minor === undefined) throw new UsageError(`--kubernetes-version: "${text}" is not supported; give 1.N or v1.N with N from ${oldest} to ${newest}, such as 1.${DEFAULT_MINOR_VERSION} (no patch version)`);
   return minor;
 }

@@ -1,5 +1,5 @@
-import { DEFAULT_MINOR_VERSION, type ManifestLimits, parseManifest } from './manifest';
-import { checkManifest } from './rules/run';
+import { DEFAULT_MINOR_VERSION, type Manifest, type ManifestLimits, parseManifest } from './manifest';
+import { checkAcrossDocuments, checkEachDocument, compareFindings, type RunOptions } from './rules/run';
 import type { Finding } from './rules/types';
 
 export interface CheckOptions {
@@ -13,17 +13,48 @@ export interface CheckOptions {
 
 /** Parses and checks one file's text: what `probe-lens check` and the editor's diagnostics show. */
 export function checkText(text: string, options: CheckOptions): Finding[] {
+  return checkTexts([{ file: options.file, text }], options)[0] ?? [];
+}
+
+/**
+ * Checks several files as one set of manifests, the way `kubectl apply -f` applies them
+ * together: each file's findings, where the rules looking across documents (a Service that
+ * selects a Job's pods, L17) see the documents of every file.
+ */
+export function checkTexts(files: readonly { readonly file: string; readonly text: string }[], options: Omit<CheckOptions, 'file'>): Finding[][] {
   const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
-  const manifest = parseManifest(text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) });
-  return checkManifest(manifest, {
-    file: options.file,
-    ...(options.disabledRules ? { disabledRules: options.disabledRules } : {}),
-    context: { minorVersion, ...(options.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: options.expectedStartupSeconds } : {}) },
+  const manifests: Manifest[] = files.map(({ text }) => parseManifest(text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) }));
+  const services = manifests.flatMap((manifest) => manifest.documents.flatMap((d) => d.services ?? []));
+  return manifests.map((manifest, i) => {
+    const run: RunOptions = {
+      file: (files[i] as { file: string }).file,
+      ...(options.disabledRules ? { disabledRules: options.disabledRules } : {}),
+      context: { minorVersion, ...(options.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: options.expectedStartupSeconds } : {}) },
+    };
+    // The file's own Services are added by the run; the others come from here.
+    const others = services.filter((service) => !manifest.documents.some((d) => d.services?.includes(service)));
+    const across = checkAcrossDocuments(manifest.documents, { ...run, context: { ...run.context, services: others } });
+    return [...checkEachDocument(manifest, run), ...across].sort(compareFindings);
   });
 }
 
-/** `1.33`, `v1.33` or `1.33.2` → 33; anything else is not a Kubernetes 1.x version. */
+/**
+ * The Kubernetes 1.x minor versions the rules know. The oldest is 1.21, the first release with a
+ * probe field the schema gates by version (probe-level terminationGracePeriodSeconds); older ones
+ * differ in ways the rules do not model (startupProbe off before 1.18, exec timeouts ignored
+ * before 1.20, …). The newest is 1.37, whose alpha fields (grpc.mode, httpGet.protocol) are the
+ * latest the schema knows: a later release may add probe fields the rules would call unknown.
+ */
+export const SUPPORTED_MINOR_VERSIONS = { oldest: 21, newest: 37 } as const;
+
+/**
+ * `1.33` or `v1.33` → 33, for a supported minor version; anything else — another major, 1.0, a
+ * patch version (the rules do not tell patch releases apart, so `1.33.2` would promise more than
+ * they check) — is undefined.
+ */
 export function parseKubernetesVersion(text: string): number | undefined {
-  const match = /^v?1\.(\d{1,3})(\.\d+)?$/.exec(text.trim());
-  return match ? Number(match[1]) : undefined;
+  const match = /^v?1\.(0|[1-9]\d*)$/.exec(text.trim());
+  const minor = match ? Number(match[1]) : undefined;
+  if (minor === undefined || minor < SUPPORTED_MINOR_VERSIONS.oldest || minor > SUPPORTED_MINOR_VERSIONS.newest) return undefined;
+  return minor;
 }

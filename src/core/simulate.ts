@@ -1,4 +1,5 @@
 import { VirtualClock } from './engine/clock';
+import type { Disposable } from './engine/disposable';
 import type { EventSink } from './engine/events';
 import { desiredPods, Manager } from './engine/manager';
 import { seededRandom } from './engine/random';
@@ -18,6 +19,21 @@ export interface SimulationOptions {
  * start at t = 0, and the run ends after `durationSeconds` of virtual time.
  */
 export function simulate(manifest: Manifest, options: SimulationOptions): void {
+  const simulation = startSimulation(manifest, options);
+  try {
+    simulation.advanceTo(options.durationSeconds);
+  } finally {
+    simulation.dispose();
+  }
+}
+
+/** A simulation played in steps, so that its caller can stop between two (the CLI's Ctrl-C). */
+export interface Simulation extends Disposable {
+  /** Plays virtual time up to `seconds` since the start; steps give the same run as one call. */
+  advanceTo(seconds: number): void;
+}
+
+export function startSimulation(manifest: Manifest, options: Omit<SimulationOptions, 'durationSeconds'>): Simulation {
   const clock = new VirtualClock();
   const target = new SimulatedTarget(options.scenario, clock);
   const manager = new Manager({
@@ -30,12 +46,16 @@ export function simulate(manifest: Manifest, options: SimulationOptions): void {
     emit: options.emit,
     idScheme: 'sim',
   });
+  const dispose = () => {
+    manager.dispose();
+    target.dispose();
+  };
   try {
     manager.sync(desiredPods(manifest));
     if (options.scenario.deleteAfter !== undefined) for (const pod of manager.runtimes) pod.deleteAfter(options.scenario.deleteAfter * 1000);
-    clock.advanceTo(options.durationSeconds * 1000);
-  } finally {
-    manager.dispose();
-    target.dispose();
+  } catch (error) {
+    dispose();
+    throw error;
   }
+  return { advanceTo: (seconds) => clock.advanceTo(seconds * 1000), dispose };
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { parseKubernetesVersion } from '../../src/core/check';
 import { parseManifest, type ProbeModel } from '../../src/core/manifest';
 import { withProbeDefaults } from '../../src/core/manifest/defaults';
-import { editDistance } from '../../src/core/manifest/fieldSuggestions';
+import { editDistance } from '../../src/core/text/closestName';
 import { check, podSpec, podWith, textAt } from '../helpers/manifests';
 
 function probes(yaml: string): ProbeModel[] {
@@ -50,8 +50,28 @@ containers:
       periodSeconds: 5`);
   const [liveness] = probes(yaml);
   assert.deepEqual(liveness?.spec.tcpSocket, { port: 493 });
-  assert.equal(liveness?.effective.periodSeconds, 5, 'an explicit key wins over a merged one');
+  assert.equal(liveness?.effective.periodSeconds, 5, 'an explicit key after a merge overrides it');
   assert.deepEqual(check(yaml).filter((f) => f.rule.startsWith('D')), [], 'stdin: yes decodes as a boolean');
+});
+
+test('keys are written in document order and the last write wins, as go-yaml v2 (kubectl) reads them', () => {
+  // go-yaml v2 applies a << merge where it stands, over the keys before it (checked against
+  // sigs.k8s.io/yaml: `{a: 1, <<: {a: 2}}` is `{"a":2}`); in a list of merges the first wins;
+  // a repeated key keeps its last value.
+  const yaml = podSpec(`
+containers:
+  - name: web
+    image: nginx
+    livenessProbe:
+      periodSeconds: 5
+      <<: [{periodSeconds: 7, timeoutSeconds: 3}, {periodSeconds: 9, failureThreshold: 4}]
+      failureThreshold: 6
+      failureThreshold: 8
+      tcpSocket: {port: 80}`);
+  const [liveness] = probes(yaml);
+  assert.equal(liveness?.effective.periodSeconds, 7, 'the merge overrides the key before it; the first merge source wins');
+  assert.equal(liveness?.effective.timeoutSeconds, 3);
+  assert.equal(liveness?.effective.failureThreshold, 8, 'the last of the repeated keys');
 });
 
 test('aliases resolve to their anchors, and findings point at the anchored text', () => {
@@ -148,11 +168,12 @@ test('documents are numbered among the non-empty ones only', () => {
   );
 });
 
-test('Kubernetes versions are read as 1.x minor numbers', () => {
+test('Kubernetes versions are read as 1.x minor numbers the rules know (1.21–1.37), without a patch version', () => {
   assert.equal(parseKubernetesVersion('1.33'), 33);
-  assert.equal(parseKubernetesVersion('v1.29.4'), 29);
-  assert.equal(parseKubernetesVersion(' 1.100 '), 100);
-  for (const bad of ['2.0', '1', '1.x', '', 'latest']) assert.equal(parseKubernetesVersion(bad), undefined, bad);
+  assert.equal(parseKubernetesVersion('v1.29'), 29);
+  assert.equal(parseKubernetesVersion(' 1.37 '), 37);
+  assert.equal(parseKubernetesVersion('1.21'), 21);
+  for (const bad of ['2.0', '1', '1.x', '', 'latest', 'v1.29.4', '1.20', '1.38', '1.100', '1.033']) assert.equal(parseKubernetesVersion(bad), undefined, bad);
 });
 
 test('did-you-mean distance counts an adjacent swap as one edit and stops at the cap', () => {

@@ -92,15 +92,23 @@ describe('Y01: YAML syntax errors are findings with their range, never exception
     assert.ok(errors.some((f) => f.range.start.line === bad && f.range.start.character === 0 && /Tabs/.test(f.message)), JSON.stringify(errors));
   });
 
-  test('Y01: a duplicate key is an error on the second occurrence', () => {
-    const text = brokenThenGood('  containers:\n    - name: web\n      image: nginx\n      image: busybox\n');
-    const errors = assertOnlySyntaxErrorsThenChecked(checked(text).findings);
-    const second = lineOf(text, 'image: busybox');
+  test('Y01: a duplicate key is a warning on the value kubectl drops, and the document is checked with the last one', () => {
+    // sigs.k8s.io/yaml (go-yaml v2, non-strict): `{"imagePullPolicy":"Never"}`, no error; the probe's
+    // repeated successThreshold is read as its last value, 2.
+    const text = podWith('imagePullPolicy: Always\nimagePullPolicy: Never\nlivenessProbe:\n  tcpSocket: {port: 8080}\n  successThreshold: 1\n  successThreshold: 2');
+    const { findings } = checked(text);
+    const duplicates = findings.filter((f) => f.rule === 'Y01');
     assert.deepEqual(
-      errors.map((f) => [f.range.start.line, f.range.start.character]),
-      [[second, 6]],
+      duplicates.map((f) => [f.severity, f.range.start.line, f.range.start.character, f.range.end.character]),
+      [
+        ['warning', lineOf(text, 'imagePullPolicy: Always'), 6, 21],
+        ['warning', lineOf(text, 'successThreshold: 1'), 8, 24],
+      ],
     );
-    assert.match(errors[0]?.message ?? '', /key "image" already set in map \(first on line \d+\)/);
+    assert.equal(duplicates[0]?.message, 'YAML: key "imagePullPolicy" is set again on the next line: kubectl keeps only the last value and drops this one without a word (kustomize and Flux refuse the file)');
+    const p12 = findings.find((f) => f.rule === 'P12');
+    assert.equal(p12?.message, 'spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1');
+    assert.equal(p12?.range.start.line, lineOf(text, 'successThreshold: 2'));
   });
 
   test('Y01: a broken document between two valid ones is the only one not checked', () => {
@@ -521,4 +529,30 @@ describe('Y02: nesting deep enough to overflow the YAML composer is refused, nev
     const { findings } = checked('['.repeat(300));
     assert.ok(findings.length > 0 && findings.every((f) => f.rule === 'Y01'));
   });
+});
+
+describe('Y01: one error per broken document, as kubectl gives one', () => {
+  test('Y01: a document the reader loses its way in is one error at the first problem, not a cascade', () => {
+    // kubernetes-engine-samples' vllm-llama3-8b-instruct.yaml gave 25 errors and 10 warnings.
+    const text = podWith('args:\n  - --model\n  - meta-llama/Llama-3.1-8B-Instruct\n  - --port 8000\nenv:\n  - name: HF_TOKEN\n  valueFrom: {secretKeyRef: {name: hf, key: token}}\n    - name: X\n      value: y\nports:\n  - containerPort: 8000');
+    const errors = checked(text).findings.filter((f) => f.rule === 'Y01');
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.equal(errors[0]?.severity, 'error');
+  });
+});
+
+describe('the go-yaml leniency and the duplicate-key warnings stay linear on hostile input', () => {
+  const cases: [string, string][] = [
+    ['a 1 MB run of [ after a key (every bracket unclosed, nested)', `a: ${'['.repeat(1 << 20)}\n`],
+    ['200 000 lines each opening a quote continued at column 0', `a:\n${"  - 'x\n'\n".repeat(100_000)}`],
+    ['200 000 quoted scalars whose closing quotes sit at column 0', `${"k: 'x\n'\n".repeat(100_000)}`],
+    ['100 000 repeats of one key', 'a: 1\n'.repeat(100_000)],
+  ];
+  for (const [name, text] of cases) {
+    test(`Y01: ${name} is read in bounded time`, () => {
+      const { findings, ms } = checked(text);
+      assert.ok(ms < 10_000, `took ${ms.toFixed(0)} ms`);
+      assert.ok(findings.every((f) => f.rule === 'Y01' || f.rule === 'Y02'), JSON.stringify(findings.slice(0, 3)));
+    });
+  }
 });

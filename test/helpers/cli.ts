@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /** The built CLI (`node esbuild.config.mjs` writes it); the CLI tests run it as a user would. */
 export const CLI = 'dist/cli.js';
@@ -47,4 +47,17 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions = {})
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+export interface RunCliOptions {
+  /** Standard input (default: empty). */
+  readonly input?: string | Uint8Array;
+  /** The child's environment; by default this process's, with NO_COLOR=1. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Runs the CLI to its end, synchronously: for commands that need no server of this process. */
+export function runCli(args: readonly string[], options: RunCliOptions = {}): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], { input: options.input ?? '', encoding: 'utf8', env: options.env ?? { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

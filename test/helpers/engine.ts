@@ -7,6 +7,7 @@ import type { ContainerProcesses, ProbeTarget } from '../../src/core/engine/targ
 import { parseManifest } from '../../src/core/manifest';
 import { parseScenario } from '../../src/core/scenario/parse';
 import type { Scenario } from '../../src/core/scenario/scenario';
+import { simulate } from '../../src/core/simulate';
 import { SimulatedProcesses, SimulatedTarget } from '../../src/core/targets/simulated';
 
 /** A Pod whose only container `web` (port 8080 named `http`) has the given probes, one flow-style line each. */
@@ -33,6 +34,37 @@ export function webPod(probes: string, podFields = ''): string {
   ].join('\n');
 }
 
+/** A Pod named `name` with the given YAML under `spec:` (flow style welcome). */
+export function podManifest(specFields: string, name = 'web'): string {
+  const body = specFields
+    .trim()
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+  return `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n${body}\n`;
+}
+
+/** `probe-lens simulate`: the whole event stream of a run. */
+export function simulated(yaml: string, scenarioText: string, seconds: number, seed = 1): EngineEvent[] {
+  const events: EngineEvent[] = [];
+  simulate(parseManifest(yaml), { scenario: scenario(scenarioText), durationSeconds: seconds, seed, emit: (e) => events.push(e) });
+  return events;
+}
+
+/** The kubelet's events (`Killing`, `BackOff`, …) as `t message`, of one reason. */
+export function kubeletEventLines(events: readonly EngineEvent[], reason: string): string[] {
+  return only(events, 'event')
+    .filter((e) => e.reason === reason)
+    .map((e) => `${e.t} ${e.message}`);
+}
+
+/** Start times (s) of a container's attempts of one probe; an attempt line is stamped when it ends. */
+export function attemptStartTimes(events: readonly EngineEvent[], container: string, probe: string): number[] {
+  return only(events, 'attempt', container)
+    .filter((e) => e.probe === probe)
+    .map((e) => Math.round(e.t * 1000 - e.durationMs) / 1000);
+}
+
 export function scenario(text: string): Scenario {
   const parsed = parseScenario(text);
   if (!parsed.ok) throw new Error(parsed.error);
@@ -48,6 +80,11 @@ export function only<T extends EngineEvent['type']>(events: readonly EngineEvent
 /** Container lines as `t state id rc reason`. */
 export function containerLines(events: readonly EngineEvent[], container = 'web'): string[] {
   return only(events, 'container', container).map((e) => `${e.t} ${e.state} ${e.containerId} ${e.restartCount}${e.reason ? ` ${e.reason}` : ''}`);
+}
+
+/** Container lines of several containers, interleaved as they came, as `t container state rc reason`. */
+export function lifecycle(events: readonly EngineEvent[]): string[] {
+  return only(events, 'container').map((e) => `${e.t} ${e.container} ${e.state} ${e.restartCount}${e.reason ? ` ${e.reason}` : ''}`);
 }
 
 export interface PodRun {

@@ -23,6 +23,8 @@ export function assertFindingsWellFormed(text: string, findings: readonly Findin
   for (const f of findings) {
     assert.ok(RULE_INFO.has(f.rule), `unknown rule id: ${describe(f)}`);
     assert.ok(SEVERITIES.has(f.severity), `bad severity ${String(f.severity)}: ${describe(f)}`);
+    const rule = RULE_INFO.get(f.rule);
+    assert.ok(f.severity === rule?.severity || f.severity === rule?.alsoReports?.severity, `${f.rule} reported as ${f.severity}, which its registry entry does not list: ${describe(f)}`);
     // A rule that throws is caught by the runner and reported as this message: still a bug.
     assert.doesNotMatch(f.message, /internal error in rule/, `a rule threw: ${describe(f)}`);
     assert.equal(typeof f.message, 'string');

@@ -1,8 +1,8 @@
-import { DEFAULT_LIMITS, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel } from '../manifest';
-import { checkManifest, compareFindings } from '../rules/run';
+import { DEFAULT_LIMITS, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel, type ServiceModel } from '../manifest';
+import { checkAcrossDocuments, checkEachDocument, compareFindings } from '../rules/run';
 import type { Finding, RuleContext } from '../rules/types';
 import { containsPosition, type Position, shiftRange } from '../text/range';
-import { splitDocuments } from './documentChunks';
+import { splitDocuments } from '../manifest/documentChunks';
 
 export interface CheckSettings {
   readonly disabledRules: ReadonlySet<string>;
@@ -45,6 +45,7 @@ export interface IndexedDocument {
 export class ManifestSnapshot {
   private placedPodSpecs: readonly PlacedPodSpec[] | undefined;
   private indexedDocuments: readonly IndexedDocument[] | undefined;
+  private ownServices: readonly ServiceModel[] | undefined;
 
   constructor(
     readonly chunks: readonly PlacedChunk[],
@@ -67,6 +68,12 @@ export class ManifestSnapshot {
     return this.indexedDocuments;
   }
 
+  /** The Services the file defines: what the rules looking across documents need of other files. */
+  get services(): readonly ServiceModel[] {
+    this.ownServices ??= this.chunks.flatMap((chunk) => chunk.documents.flatMap((document) => document.services ?? []));
+    return this.ownServices;
+  }
+
   /** The pod spec whose range holds a file position, if any. */
   podSpecAt(position: Position): PlacedPodSpec | undefined {
     return this.podSpecs.find((placed) => containsPosition(placed.spec.range, { line: position.line - placed.lineOffset, character: position.character }));
@@ -87,7 +94,8 @@ export class IncrementalChecker {
 
   constructor(private readonly file: string) {}
 
-  check(text: string, settings: CheckSettings): ManifestSnapshot {
+  /** `services`: those of the manifests checked with this one (the editor's other open files). */
+  check(text: string, settings: CheckSettings, services: readonly ServiceModel[] = []): ManifestSnapshot {
     const limits = settings.limits ?? DEFAULT_LIMITS;
     const key = settingsKeyOf(settings);
     if (key !== this.settingsKey) {
@@ -97,25 +105,23 @@ export class IncrementalChecker {
     const pieces = text.length > limits.maxFileChars ? undefined : splitDocuments(text);
     const whole = () => {
       this.chunks.clear();
-      return this.placeAll([{ text, firstLine: 0 }], settings, limits);
+      return this.placeAll([{ text, firstLine: 0 }], settings, limits, services);
     };
     if (!pieces || pieces.length > limits.maxDocuments) return whole();
-    const snapshot = this.placeAll(pieces, settings, limits);
+    const snapshot = this.placeAll(pieces, settings, limits, services);
     // Past the document limit, only a whole read reports the Y02 where it falls.
     const documentCount = snapshot.chunks.reduce((n, c) => n + c.documents.length, 0);
     return documentCount > limits.maxDocuments ? whole() : snapshot;
   }
 
-  private placeAll(pieces: readonly { text: string; firstLine: number }[], settings: CheckSettings, limits: ManifestLimits): ManifestSnapshot {
+  private placeAll(pieces: readonly { text: string; firstLine: number }[], settings: CheckSettings, limits: ManifestLimits, services: readonly ServiceModel[]): ManifestSnapshot {
     const next = new Map<string, CheckedChunk>();
     const placed: PlacedChunk[] = [];
     const findings: Finding[] = [];
     let chunksRead = 0;
     let firstDocument = 0;
-    for (const [i, piece] of pieces.entries()) {
-      // A chunk is read with a `---` line after it, as it is in the file: how the reader reports
-      // an unclosed quote or bracket depends on what ends it.
-      const text = i < pieces.length - 1 ? `${piece.text}---\n` : piece.text;
+    for (const piece of pieces) {
+      const { text } = piece;
       let checked = next.get(text) ?? this.chunks.get(text);
       if (!checked) {
         checked = this.read(text, settings, limits);
@@ -127,13 +133,21 @@ export class IncrementalChecker {
       firstDocument += checked.documents.length;
     }
     this.chunks = next;
+    // Rules looking across documents are re-run on every version: another document's Service
+    // can change their verdict without this document changing.
+    const allServices = [...services, ...placed.flatMap((chunk) => chunk.documents.flatMap((d) => d.services ?? []))];
+    const context = { ...settings.context, services: allServices };
+    for (const chunk of placed) {
+      const across = checkAcrossDocuments(chunk.documents, { file: this.file, disabledRules: settings.disabledRules, context });
+      for (const finding of across) findings.push(shiftFinding(finding, chunk.firstLine, chunk.firstDocument));
+    }
     return new ManifestSnapshot(placed, findings.sort(compareFindings), chunksRead);
   }
 
   private read(text: string, settings: CheckSettings, limits: ManifestLimits): CheckedChunk {
     const minorVersion = settings.context.minorVersion;
     const manifest = parseManifest(text, { minorVersion, limits });
-    const findings = checkManifest(manifest, { file: this.file, disabledRules: settings.disabledRules, context: settings.context });
+    const findings = checkEachDocument(manifest, { file: this.file, disabledRules: settings.disabledRules, context: settings.context });
     return { documents: manifest.documents, findings };
   }
 }

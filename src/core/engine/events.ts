@@ -31,6 +31,8 @@ export type EngineEvent =
       readonly state: ContainerState;
       readonly restartCount: number;
       readonly reason?: string;
+      /** The waiting state's message: `back-off 20s restarting failed container=web pod=…` (B2). */
+      readonly message?: string;
     }
   | { readonly type: 'status'; readonly t: number; readonly pod: string; readonly container: string; readonly started: boolean; readonly ready: boolean }
   | { readonly type: 'pod'; readonly t: number; readonly pod: string; readonly ready: boolean }

@@ -85,9 +85,9 @@ export function desiredPodsOf(documents: readonly { readonly index: number; read
   );
 }
 
-/** What makes a pod the same pod: its probing containers and its pod-level settings. */
+/** What makes a pod the same pod: the containers it runs (init containers too: they order the rest) and its pod-level settings. */
 function podShape(spec: PodSpecModel): number {
-  const containers = spec.containers.filter(probing).map((c) => [c.name, c.kind]);
+  const containers = spec.containers.filter((c) => c.kind !== 'ephemeral').map((c) => [c.name, c.kind]);
   return fingerprint(JSON.stringify([containers, spec.restartPolicy, spec.terminationGracePeriodSeconds]));
 }
 

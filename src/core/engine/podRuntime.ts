@@ -1,15 +1,18 @@
-import { type ContainerModel, PROBING_CONTAINERS, type PodSpecModel, type ProbeModel, type ProbeType } from '../manifest';
+import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
-import { RetryingCall, verdictOf } from './attempt';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
 import type { Clock } from './clock';
+import { ContainerRecord } from './containerRecord';
+import { backOffEventMessage, crashLoopMessage } from './crashLoop';
 import type { Disposable } from './disposable';
 import type { EngineEvent, EventSink } from './events';
-import { containersReady, isReady, isStarted } from './podStatus';
-import type { ContainerState, ContainerStatusView, PodPhase, PodStatusView } from './podState';
+import { type InitContainerView, type InitStep, initializationStep } from './initialization';
+import { containersReady, isInitContainerReady, isReady, isStarted } from './podStatus';
+import type { ContainerStatusView, PodPhase, PodStatusView } from './podState';
+import { ProbeSlot } from './probeSlot';
 import { type ResultUpdate, ResultsCache } from './results';
-import type { AttemptRequest, ContainerProcesses, PodIdentity, ProbeTarget } from './target';
-import { type AttemptVerdict, ProbeWorker, type WorkerHost } from './worker';
+import type { ContainerProcesses, PodIdentity, ProbeTarget } from './target';
+import { killGraceSeconds, SIGKILL_EXIT_CODE, stopOutcome } from './termination';
 import { WorkerLoop } from './workerLoop';
 
 export interface PodRuntimeOptions {
@@ -43,126 +46,32 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  */
 export type RestartOutcome = 'restarting' | 'stopped' | 'not-running' | 'unknown-container';
 
-/** The kubelet never gives a kill less than this (K3, `minimumGracePeriodInSeconds`). */
-const MINIMUM_GRACE_SECONDS = 2;
-const KILLED_EXIT_CODE = 137;
-
 /**
- * One probe of one container: its worker and loop, and the worker's host — the pod's status, the
- * clock, and the attempt in flight with its retries (P2). One object instead of a closure per
- * callback keeps an idle worker small and an attempt cheap.
+ * The kubelet's `--sync-frequency` (default 1 m): the pod worker requeues a pod at most this long
+ * after a sync (pod_workers.go `completeWork`).
  */
-class ProbeSlot implements WorkerHost {
-  readonly worker: ProbeWorker;
-  loop!: WorkerLoop;
-  /** The edited probe that takes over once this worker has exited (`null`: the probe was removed). */
-  replacement: ProbeModel | null | undefined;
-  /** Rebuilt only for a new container instance. */
-  private request: AttemptRequest | undefined;
-  private began = 0;
-  private done: ((verdict: AttemptVerdict) => void) | undefined;
-  private readonly retries: RetryingCall;
-  private readonly onOutcome = (outcome: ProbeOutcome) => this.report(outcome);
-
-  constructor(
-    private readonly runtime: PodRuntime,
-    private readonly record: ContainerRecord,
-    readonly model: ProbeModel,
-    results: ResultsCache,
-  ) {
-    this.worker = new ProbeWorker(model.type, record.name, record.model.kind === 'sidecar', model.effective, results, this);
-    this.retries = new RetryingCall(this);
-  }
-
-  podStatus(): PodStatusView | undefined {
-    return this.runtime.disposed ? undefined : this.runtime;
-  }
-
-  /** One handler call for `RetryingCall`. */
-  call(settle: (outcome: ProbeOutcome) => void): void {
-    this.runtime.target.attempt(this.request as AttemptRequest, settle);
-  }
-
-  now(): number {
-    return this.runtime.clock.now();
-  }
-
-  /** One attempt: the handler with its retries (P2), reported, then mapped for the worker (P3). */
-  probe(containerId: string, done: (verdict: AttemptVerdict) => void): void {
-    const clock = this.runtime.clock;
-    if (this.request?.containerId !== containerId) {
-      const { record } = this;
-      this.request = {
-        pod: this.runtime.identity,
-        podSpec: this.runtime.spec,
-        container: record.model,
-        type: this.model.type,
-        probe: this.model.effective,
-        containerId,
-        startedAt: record.startedAt ?? clock.now(),
-        instance: record.instance,
-      };
-    }
-    this.began = clock.now();
-    this.done = done;
-    this.retries.run(this.onOutcome);
-  }
-
-  private report(outcome: ProbeOutcome): void {
-    const done = this.done;
-    const request = this.request;
-    this.done = undefined;
-    if (this.runtime.disposed || !done || !request) return;
-    this.runtime.reportAttempt(this.record.name, this.model.type, request.containerId, outcome, this.runtime.clock.now() - this.began);
-    const { verdict, event } = verdictOf(this.model.type, outcome);
-    if (event) this.runtime.reportEvent(this.record.name, event.reason, event.message);
-    done(verdict);
-  }
-}
-
-class ContainerRecord implements ContainerStatusView {
-  containerId: string | undefined;
-  state: ContainerState = 'waiting';
-  startedAt: number | undefined;
-  finishedAt = 0;
-  exitCode = 0;
-  reason: string | undefined;
-  /** 0 for the first instance, then one more per restart (-1 before the first start). */
-  instance = -1;
-  started = false;
-  ready = false;
-  /** What the last `status` event said, to publish changes only. */
-  reported: { started: boolean; ready: boolean } | undefined;
-  process: Disposable | undefined;
-  killTimer: Disposable | undefined;
-  restartTimer: Disposable | undefined;
-  readonly workers: Partial<Record<ProbeType, ProbeSlot>> = {};
-  readonly name: string;
-
-  constructor(readonly model: ContainerModel) {
-    this.name = model.name;
-  }
-
-  /** The kubelet counts the instances started after the first. */
-  get restartCount(): number {
-    return Math.max(this.instance, 0);
-  }
-}
+const RESYNC_INTERVAL_MS = 60_000;
 
 /**
- * The kubelet, for one pod: probe workers feed results caches; changes trigger a pod sync (K1)
- * that kills containers whose liveness or startup failed (K2) after their grace period (K3),
- * restarts them under CrashLoopBackOff (B1–B4) and the restart policy, derives started / ready
- * (S1–S4) and pokes not-ready readiness workers (W13).
+ * The kubelet, for one pod: init containers one at a time, then the app containers (I1–I4 in
+ * docs/kubelet-notes.md); probe workers feed results caches; changes trigger a pod sync (K1) that
+ * kills containers whose liveness or startup failed (K2) after their grace period (K3), restarts
+ * them under CrashLoopBackOff (B1–B4) and the restart policy, derives started / ready (S1–S4) and
+ * pokes not-ready readiness workers (W13).
  */
 export class PodRuntime implements PodStatusView, Disposable {
   phase: PodPhase = 'Pending';
   deleting = false;
   readonly restartPolicy: string;
+  /** In spec order: init containers (plain and sidecars), then app containers. */
   private readonly records: ContainerRecord[] = [];
+  private readonly inits: ContainerRecord[];
+  private readonly apps: ContainerRecord[];
   private readonly results: Readonly<Record<ProbeType, ResultsCache>>;
   private readonly backoff: Backoff;
   private syncTimer: Disposable | undefined;
+  /** The pod worker's next sync while a container backs off (B5). */
+  private requeueTimer: Disposable | undefined;
   private deleteTimer: Disposable | undefined;
   private podReady: boolean | undefined;
   /** Once disposed nothing is reported, and workers see no pod (and exit). */
@@ -182,26 +91,37 @@ export class PodRuntime implements PodStatusView, Disposable {
     const publish = (update: ResultUpdate) => this.onResult(update);
     const cache = (type: ProbeType) => new ResultsCache(type, publish);
     this.results = { liveness: cache('liveness'), readiness: cache('readiness'), startup: cache('startup') };
-    // Plain init containers run to completion before the rest and have no probes; they are not modelled.
+    // Ephemeral containers are never started by the pod. Plain init containers are modelled only
+    // where something runs them; a process we only observe initialized before we looked.
+    const runsInits = options.processes.runsPlainInitContainers === true;
     for (const container of spec.containers) {
-      if (PROBING_CONTAINERS.includes(container.kind)) this.records.push(new ContainerRecord(container));
+      if (container.kind === 'regular' || container.kind === 'sidecar' || (container.kind === 'init' && runsInits)) this.records.push(new ContainerRecord(container));
     }
+    this.inits = this.records.filter((r) => r.isInit);
+    this.apps = this.records.filter((r) => !r.isInit);
   }
 
-  container(name: string): ContainerStatusView | undefined {
+  /** W5 step 3's lookup, with the last exit's code for those who show it. */
+  container(name: string): (ContainerStatusView & { readonly exitCode: number }) | undefined {
     for (const record of this.records) if (record.name === name) return record;
     return undefined;
   }
 
-  /** Starts every container and its probe workers, at the clock's now. */
+  /** Starts the probe workers and the pod's first sync, at the clock's now. */
   start(): this {
-    this.phase = 'Running';
     // As in the kubelet's SyncPod: workers first (their first doProbe finds no container, W5
     // step 3), then the containers. So a first attempt comes one period after the start, and
     // d + f × p (validation-rules.md §C) is when a never-healthy container is first killed.
     for (const record of this.records) for (const probe of record.model.probes) this.startWorker(record, probe);
-    for (const record of this.records) this.startInstance(record);
     this.sync();
+    // I1: a pod with init containers shows the containers it has not started yet as PodInitializing.
+    if (this.inits.length > 0) {
+      for (const record of this.records) {
+        if (record.created) continue;
+        record.reason = 'PodInitializing';
+        this.emitContainer(record);
+      }
+    }
     return this;
   }
 
@@ -213,7 +133,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       this.emitEvent(undefined, 'Killing', 'Normal', `Deleting pod ${this.displayName}`);
       for (const record of this.records) {
         if (record.state === 'running' && !record.killTimer) this.kill(record, 'deletion');
-        else if (record.state === 'waiting') this.abandon(record);
+        else if (record.state === 'waiting' && record.created) this.abandon(record);
       }
       this.sync();
     });
@@ -223,7 +143,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   replaceProbe(containerName: string, probe: ProbeModel | undefined, type: ProbeType): void {
     const record = this.records.find((r) => r.name === containerName);
     if (!record) return;
-    const current = record.workers[type];
+    const current = record.workers[type] as ProbeSlot | undefined;
     if (!current) {
       if (probe) this.startWorker(record, probe);
       return;
@@ -244,9 +164,9 @@ export class PodRuntime implements PodStatusView, Disposable {
     const record = this.records.find((r) => r.name === name);
     if (!record) return 'unknown-container';
     if (this.disposed || record.state !== 'running') return 'not-running';
-    const restarts = !this.deleting && this.willRestart(record, KILLED_EXIT_CODE);
+    const restarts = !this.deleting && this.willRestart(record, SIGKILL_EXIT_CODE);
     record.process?.dispose();
-    this.terminate(record, KILLED_EXIT_CODE, 'Error');
+    this.terminate(record, SIGKILL_EXIT_CODE, 'Error');
     return restarts ? 'restarting' : 'stopped';
   }
 
@@ -257,9 +177,9 @@ export class PodRuntime implements PodStatusView, Disposable {
       for (const slot of Object.values(record.workers)) slot?.loop.dispose();
       record.process?.dispose();
       record.killTimer?.dispose();
-      record.restartTimer?.dispose();
     }
     this.syncTimer?.dispose();
+    this.requeueTimer?.dispose();
     this.deleteTimer?.dispose();
   }
 
@@ -318,10 +238,10 @@ export class PodRuntime implements PodStatusView, Disposable {
     const { type } = update;
     const record = this.records.find((r) => r.containerId === update.containerId);
     if (record) this.emitEngine({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: type, containerId: update.containerId, value: update.result });
-    this.queueSync();
+    if (syncsPod(update)) this.queueSync();
   }
 
-  /** K1: result updates reach the sync loop asynchronously, as through the kubelet's channels. */
+  /** K1: result updates (and exits) reach the sync loop asynchronously, as through the kubelet's channels. */
   private queueSync(): void {
     if (this.syncTimer || this.disposed) return;
     this.syncTimer = this.clock.schedule(0, () => {
@@ -330,25 +250,65 @@ export class PodRuntime implements PodStatusView, Disposable {
     });
   }
 
+  /** One pod sync (`computePodActions` + `SyncPod`): kills, then starts, then the status it leaves. */
   private sync(): void {
     if (this.disposed) return;
-    for (const record of this.records) {
-      if (record.state === 'running' && !record.killTimer && record.containerId) {
-        // K2: liveness first, then startup; readiness never kills.
-        if ((record.workers['liveness'] !== undefined) && this.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
-        else if ((record.workers['startup'] !== undefined) && this.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
-      }
-      if (record.state !== 'running' && record.instance >= 0) this.considerRestart(record);
-    }
+    for (const record of this.records) this.killIfUnhealthy(record);
+    const step = initializationStep(this.inits.map((r) => this.initView(r)), this.restartPolicy, this.apps.some((r) => r.state === 'running'));
+    if (step.kind === 'failed') this.failInitialization();
+    const backOffUntil = step.kind === 'failed' || this.deleting || this.podDone ? undefined : this.startContainers(step);
     this.updateStatuses();
     this.updatePhase();
+    this.requeue(this.podDone ? undefined : backOffUntil);
     this.triggerNotReadyReadiness();
+  }
+
+  /**
+   * SyncPod's starts, in its order: the next init container (I1–I4) and the sidecars that died,
+   * in spec order, then — once initialized — the app containers. Returns when the earliest
+   * back-off that kept one of them down ends.
+   */
+  private startContainers(step: InitStep): number | undefined {
+    let backOffUntil: number | undefined;
+    const restart = (record: ContainerRecord) => {
+      const until = this.considerRestart(record);
+      if (until !== undefined) backOffUntil = Math.min(backOffUntil ?? until, until);
+    };
+    for (const [index, record] of this.inits.entries()) {
+      const next = (step.kind === 'start' || step.kind === 'restart') && step.index === index;
+      if (next && !record.created) this.startInstance(record);
+      else if (next || (record.model.kind === 'sidecar' && record.created && record.state !== 'running')) restart(record);
+    }
+    if (step.kind !== 'initialized') return backOffUntil;
+    for (const record of this.apps) {
+      if (!record.created) this.startInstance(record);
+      else if (record.state !== 'running') restart(record);
+    }
+    return backOffUntil;
+  }
+
+  /** Read from the caches now: a startup Success that triggered this sync counts in it. */
+  private initView(record: ContainerRecord): InitContainerView {
+    const id = record.containerId;
+    const started = isStarted(record.state === 'running', record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
+    return { sidecar: record.model.kind === 'sidecar', created: record.created, state: record.state, exitCode: record.exitCode, started };
+  }
+
+  private get podDone(): boolean {
+    return this.phase === 'Succeeded' || this.phase === 'Failed';
+  }
+
+  /** K2: liveness first, then startup; readiness never kills. */
+  private killIfUnhealthy(record: ContainerRecord): void {
+    if (record.state !== 'running' || record.killTimer || !record.containerId) return;
+    if (record.workers.liveness !== undefined && this.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
+    else if (record.workers.startup !== undefined && this.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
   }
 
   private kill(record: ContainerRecord, cause: 'liveness' | 'startup' | 'deletion'): void {
     const probe = cause === 'deletion' ? undefined : record.workers[cause]?.model;
-    const graceSeconds = Math.max(MINIMUM_GRACE_SECONDS, this.deleting ? this.spec.terminationGracePeriodSeconds : (probe?.effective.terminationGracePeriodSeconds ?? this.spec.terminationGracePeriodSeconds));
-    const restart = cause !== 'deletion' && this.willRestart(record, KILLED_EXIT_CODE);
+    const graceSeconds = killGraceSeconds(this.spec.terminationGracePeriodSeconds, probe?.effective.terminationGracePeriodSeconds, this.deleting);
+    const restart = cause !== 'deletion' && this.willRestart(record, SIGKILL_EXIT_CODE);
     const message =
       cause === 'deletion'
         ? `Stopping container ${record.name}`
@@ -356,10 +316,12 @@ export class PodRuntime implements PodStatusView, Disposable {
           ? `Init container ${record.name} failed ${cause} probe`
           : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
     this.emitEvent(record.name, 'Killing', 'Normal', message);
-    // The container runs on for its grace period: a hung app does not honour SIGTERM (K3).
-    record.killTimer = this.clock.schedule(graceSeconds * 1000, () => {
+    // SIGTERM: an app that honours it (the scenario's stopAfter) ends within the grace period; a
+    // hung one runs it out and is SIGKILLed (K3).
+    const stop = stopOutcome(graceSeconds * 1000, record.process?.stopAfterMs);
+    record.killTimer = this.clock.schedule(stop.afterMs, () => {
       record.process?.dispose();
-      this.terminate(record, KILLED_EXIT_CODE, 'Error');
+      this.terminate(record, stop.exitCode, 'Error');
     });
   }
 
@@ -376,47 +338,73 @@ export class PodRuntime implements PodStatusView, Disposable {
     record.finishedAt = this.clock.now();
     record.exitCode = exitCode;
     record.reason = reason;
+    record.message = undefined;
     this.emitContainer(record);
     this.queueSync();
   }
 
   /** A container that will never start again (a deleted pod's back-off): terminated where it stands. */
   private abandon(record: ContainerRecord): void {
-    record.restartTimer?.dispose();
-    record.restartTimer = undefined;
     record.state = 'terminated';
     record.reason = record.exitCode === 0 ? 'Completed' : 'Error';
+    record.message = undefined;
     this.emitContainer(record);
   }
 
-  /** B2: restart at once the first time, then after the back-off since the last exit. */
-  private considerRestart(record: ContainerRecord): void {
-    const podDone = this.phase === 'Succeeded' || this.phase === 'Failed';
-    if (this.deleting || podDone || record.restartTimer || !this.willRestart(record, record.exitCode)) return;
+  /**
+   * B2 (`doBackOff`): restart at once the first time, then only once the back-off since the last
+   * exit has passed. Every sync that finds the container still backing off records a `BackOff`
+   * event (B5); the waiting state and its message change only when a new back-off begins.
+   * Returns when the back-off ends, if it goes on.
+   */
+  private considerRestart(record: ContainerRecord): number | undefined {
+    if (!this.willRestart(record, record.exitCode)) return undefined;
     const key = `${this.identity.uid}/${record.name}`;
-    const { clock } = this;
-    if (this.backoff.isInBackoffSince(key, record.finishedAt, clock.now())) {
-      if (record.reason !== 'CrashLoopBackOff') {
-        record.state = 'waiting';
-        record.reason = 'CrashLoopBackOff';
-        this.emitContainer(record);
-        this.emitEvent(record.name, 'BackOff', 'Warning', `Back-off restarting failed container ${record.name} in pod ${this.displayName}`);
-      }
-      const wait = record.finishedAt + this.backoff.delayMs(key) - clock.now();
-      record.restartTimer = clock.schedule(wait, () => {
-        record.restartTimer = undefined;
-        this.sync();
-      });
-      return;
+    const now = this.clock.now();
+    if (!this.backoff.isInBackoffSince(key, record.finishedAt, now)) {
+      this.backoff.next(key, record.finishedAt, now);
+      this.startInstance(record);
+      return undefined;
     }
-    this.backoff.next(key, record.finishedAt, clock.now());
-    this.startInstance(record);
+    const delayMs = this.backoff.delayMs(key);
+    const message = crashLoopMessage(delayMs, record.name, this.displayName);
+    if (record.reason !== 'CrashLoopBackOff' || record.message !== message) {
+      record.state = 'waiting';
+      record.reason = 'CrashLoopBackOff';
+      record.message = message;
+      this.emitContainer(record);
+    }
+    this.emitEvent(record.name, 'BackOff', 'Warning', backOffEventMessage(record.name, this.displayName));
+    return record.finishedAt + delayMs;
   }
 
-  /** Sidecars always restart; otherwise the pod's policy decides (Never, OnFailure on a non-zero exit). */
+  /**
+   * B5: a sync that leaves a container backing off fails with a `BackoffError`, and the pod
+   * worker syncs the pod again when the back-off ends, or after the resync interval if that is
+   * sooner (`completeWork`). The kubelet adds up to half as much again as jitter; a simulation
+   * takes the lower bound, so restarts land exactly on B2's waits.
+   */
+  private requeue(backOffUntil: number | undefined): void {
+    this.requeueTimer?.dispose();
+    this.requeueTimer = undefined;
+    if (backOffUntil === undefined) return;
+    const delayMs = Math.min(backOffUntil - this.clock.now(), RESYNC_INTERVAL_MS);
+    // A sync of its own, at once: the restart at the end of a back-off comes before the probe
+    // ticks due at the same instant, which then see the new container.
+    this.requeueTimer = this.clock.schedule(delayMs, () => {
+      this.requeueTimer = undefined;
+      this.sync();
+    });
+  }
+
+  /**
+   * Who restarts after an exit: sidecars always; plain init containers after a failure unless the
+   * policy is Never (I3); app containers under the pod's policy (Never, OnFailure on a non-zero exit).
+   */
   private willRestart(record: ContainerRecord, exitCode: number): boolean {
-    if (record.model.kind === 'sidecar' || this.restartPolicy === 'Always') return true;
-    return this.restartPolicy === 'OnFailure' && exitCode !== 0;
+    if (record.model.kind === 'sidecar') return true;
+    if (record.isPlainInit) return exitCode !== 0 && this.restartPolicy !== 'Never';
+    return this.restartPolicy === 'Always' || (this.restartPolicy === 'OnFailure' && exitCode !== 0);
   }
 
   private startInstance(record: ContainerRecord): void {
@@ -426,6 +414,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     record.state = 'running';
     record.startedAt = clock.now();
     record.reason = undefined;
+    record.message = undefined;
     record.started = false;
     record.ready = false;
     this.emitContainer(record);
@@ -437,15 +426,37 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.queueSync();
   }
 
-  /** S1, S2, S4 from the caches, published on change. */
+  /** I3: a plain init container failed under restartPolicy Never: the pod has failed, its sidecars go with it. */
+  private failInitialization(): void {
+    if (this.podDone) return;
+    this.stopSidecars();
+    this.phase = 'Failed';
+  }
+
+  private stopSidecars(): void {
+    for (const sidecar of this.inits) {
+      if (sidecar.model.kind !== 'sidecar' || sidecar.state === 'terminated' || !sidecar.created) continue;
+      sidecar.killTimer?.dispose();
+      sidecar.process?.dispose();
+      if (sidecar.state === 'waiting') this.abandon(sidecar);
+      else this.terminate(sidecar, 0, 'Completed');
+    }
+  }
+
+  /** S1–S4 from the caches, published on change. Plain init containers are ready once they exited 0 (S3) and count for no condition. */
   private updateStatuses(): void {
     const readiness = new Map<string, boolean | undefined>();
     for (const record of this.records) {
       const id = record.containerId;
       const running = record.state === 'running';
-      record.started = isStarted(running, (record.workers['startup'] !== undefined), id ? this.results.startup.get(id) : undefined);
-      record.ready = isReady(record.started, running, (record.workers['readiness'] !== undefined), id ? this.results.readiness.get(id) : undefined);
-      readiness.set(record.name, id === undefined ? undefined : record.ready);
+      if (record.isPlainInit) {
+        record.started = running;
+        record.ready = isInitContainerReady(record.state === 'terminated', record.exitCode);
+      } else {
+        record.started = isStarted(running, record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
+        record.ready = isReady(record.started, running, record.workers.readiness !== undefined, id ? this.results.readiness.get(id) : undefined);
+        readiness.set(record.name, id === undefined ? undefined : record.ready);
+      }
       if (record.reported?.started !== record.started || record.reported.ready !== record.ready) {
         record.reported = { started: record.started, ready: record.ready };
         this.emitEngine({ type: 'status', t: this.t, pod: this.identity.name, container: record.name, started: record.started, ready: record.ready });
@@ -459,21 +470,20 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   /**
-   * Every regular container down for good: the pod is done — its sidecars are stopped with it —
-   * and its workers exit (W5 step 2).
+   * Running once an app container has started. Done once every app container is down for good
+   * (a deleted pod's never-started ones included, and no init container still stopping): its
+   * sidecars are stopped with it, and its workers exit (W5 step 2).
    */
   private updatePhase(): void {
-    const regular = this.records.filter((r) => r.model.kind === 'regular');
-    const done = regular.length > 0 && regular.every((r) => r.state === 'terminated' && (this.deleting || !this.willRestart(r, r.exitCode)));
-    if (!done || this.phase === 'Succeeded' || this.phase === 'Failed') return;
-    for (const sidecar of this.records) {
-      if (sidecar.model.kind !== 'sidecar' || sidecar.state === 'terminated') continue;
-      sidecar.killTimer?.dispose();
-      sidecar.process?.dispose();
-      if (sidecar.state === 'waiting') this.abandon(sidecar);
-      else this.terminate(sidecar, 0, 'Completed');
+    if (this.podDone) return;
+    const down = (r: ContainerRecord) => (r.created ? r.state === 'terminated' && (this.deleting || !this.willRestart(r, r.exitCode)) : this.deleting);
+    const stopping = this.deleting && this.inits.some((r) => r.isPlainInit && r.state === 'running');
+    if (this.apps.length > 0 && this.apps.every(down) && !stopping) {
+      this.stopSidecars();
+      this.phase = this.apps.every((r) => r.created && r.exitCode === 0) ? 'Succeeded' : 'Failed';
+      return;
     }
-    this.phase = regular.every((r) => r.exitCode === 0) ? 'Succeeded' : 'Failed';
+    if (this.phase === 'Pending' && this.apps.some((r) => r.created)) this.phase = 'Running';
   }
 
   /** W13: each status update pokes the readiness workers of started containers not yet ready. */
@@ -494,6 +504,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       state: record.state,
       restartCount: record.restartCount,
       ...(record.reason !== undefined ? { reason: record.reason } : {}),
+      ...(record.message !== undefined ? { message: record.message } : {}),
     });
   }
 
@@ -505,3 +516,9 @@ export class PodRuntime implements PodStatusView, Disposable {
     if (!this.disposed) this.options.emit(event);
   }
 }
+
+/** K1 (`syncLoopIteration`): readiness and startup updates sync the pod; liveness ones only when they say Failure. */
+function syncsPod(update: ResultUpdate): boolean {
+  return update.type !== 'liveness' || update.result === 'Failure';
+}
+

@@ -31,3 +31,8 @@ export function containersReady(statuses: ReadonlyMap<string, boolean | undefine
   if (unready.length > 0) parts.push(`containers with unready status: [${unready.join(' ')}]`);
   return { status: false, reason: 'ContainersNotReady', message: parts.join(', ') };
 }
+
+/** S3: a plain init container is ready once it has exited 0. */
+export function isInitContainerReady(terminated: boolean, exitCode: number): boolean {
+  return terminated && exitCode === 0;
+}

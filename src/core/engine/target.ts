@@ -39,8 +39,22 @@ export interface ProcessRequest {
   readonly startedAt: number;
 }
 
+/** One running container instance. Disposing it is the SIGKILL. */
+export interface ContainerProcess extends Disposable {
+  /**
+   * How long the app takes to exit after SIGTERM; absent: it ignores SIGTERM and runs out the
+   * grace period (K3). A process we only observe never says.
+   */
+  readonly stopAfterMs?: number;
+}
+
 /** How container instances come and go: the scenario's script, or nothing at all for a process we only observe. */
 export interface ContainerProcesses {
-  /** Starts an instance; `onExit` if it stops by itself. Disposing the result is the kill. */
-  start(request: ProcessRequest, onExit: (exitCode: number) => void): Disposable;
+  /** Starts an instance; `onExit` if it stops by itself. */
+  start(request: ProcessRequest, onExit: (exitCode: number) => void): ContainerProcess;
+  /**
+   * Plain init containers run here, one at a time, before the app containers (a simulation).
+   * Otherwise (a process we only observe) they ran before we looked and are not modelled.
+   */
+  readonly runsPlainInitContainers?: boolean;
 }

@@ -30,6 +30,11 @@ export interface DecodeIssue {
 export interface Decoded {
   /** The object as Go would hold it: fields with decode errors are left unset. */
   readonly value: unknown;
+  /**
+   * `${NAME}` placeholders (envsubst) where a number or a boolean belongs: the text is a template
+   * to fill in before applying, not a manifest with type errors.
+   */
+  readonly placeholders: readonly { readonly text: string; readonly range: Range }[];
   /** Keyed by the path relative to the decoded object (`livenessProbe.httpGet.port`, `ports[0]`, `` for the root). */
   readonly locations: ReadonlyMap<string, SourceLocation>;
   readonly issues: readonly DecodeIssue[];
@@ -42,6 +47,11 @@ export interface DecodeRoot {
   readonly parentStruct: string;
   /** Minor version of Kubernetes 1.x whose fields are known. */
   readonly minorVersion: number;
+  /**
+   * The object is a custom resource (an Argo Rollout): the API server checks its types against
+   * the CRD's OpenAPI schema, and words a wrong type that way rather than as a Go decode error.
+   */
+  readonly customResource?: boolean;
 }
 
 const INT32_MIN = -2147483648;
@@ -52,14 +62,14 @@ const INT32_MAX = 2147483647;
  * unknown or mis-cased fields are D01, values of the wrong JSON type are D02.
  */
 export function decode(nav: YamlNavigator, node: ValueNode | null, schema: Schema, root: DecodeRoot, depth: number): Decoded {
-  const decoder = new Decoder(nav, root.minorVersion);
+  const decoder = new Decoder(nav, root.minorVersion, root.customResource === true);
   const value = decoder.decodeValue(node, schema, {
     relative: '',
     absolute: root.path,
     struct: root.parentStruct,
     depth,
   });
-  return { value, locations: decoder.locations, issues: decoder.issues };
+  return { value, locations: decoder.locations, issues: decoder.issues, placeholders: decoder.placeholders };
 }
 
 interface At {
@@ -70,17 +80,26 @@ interface At {
   readonly depth: number;
 }
 
+/** What envsubst and shell-style templating fill in: `${PORT}`, `${PORT:-8080}`. */
+const PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*(?:[:]?[-=?+][^}]*)?\}$/;
+
 class Decoder {
   readonly locations = new Map<string, SourceLocation>();
   readonly issues: DecodeIssue[] = [];
+  readonly placeholders: { text: string; range: Range }[] = [];
 
   constructor(
     private readonly nav: YamlNavigator,
     private readonly minorVersion: number,
+    private readonly customResource: boolean,
   ) {}
 
   decodeValue(node: ValueNode | null, schema: Schema, at: At): unknown {
     if (node === null || (isScalar(node) && node.value === null)) return undefined;
+    if (isPlaceholder(node) && schema.type !== 'string' && schema.type !== 'opaque') {
+      this.placeholders.push({ text: String((node as { value: unknown }).value), range: this.nav.rangeOf(node) });
+      return undefined;
+    }
     switch (schema.type) {
       case 'opaque':
         return OPAQUE;
@@ -143,7 +162,11 @@ class Decoder {
   private decodeObject(node: ValueNode, schema: Extract<Schema, { type: 'object' }>, at: At): Record<string, unknown> | undefined {
     if (!isMap(node)) return this.mismatch(node, schema, at);
     const result: Record<string, unknown> = {};
-    for (const entry of this.nav.entries(node, at.depth)) {
+    const entries = this.nav.entries(node, at.depth);
+    // A strategic-merge patch (kustomize) deleting this object: it is not there at all.
+    if (entries.some((e) => e.key === '$patch' && isScalar(e.value) && e.value.value === 'delete')) return undefined;
+    for (const entry of entries) {
+      if (isPatchDirective(entry.key)) continue;
       const relative = at.relative === '' ? entry.key : `${at.relative}.${entry.key}`;
       const absolute = `${at.absolute}.${entry.key}`;
       const field: Field | undefined = Object.hasOwn(schema.fields, entry.key) ? schema.fields[entry.key] : undefined;
@@ -177,6 +200,12 @@ class Decoder {
   }
 
   private mismatch(node: ValueNode, schema: Schema, at: At, kind = jsonKind(node)): undefined {
+    if (this.customResource) {
+      // apiextensions' schema validation: `<path>: Invalid value: "string": <path> in body must be of type integer: "string"`.
+      const given = JSON.stringify(openApiType(node));
+      this.report('D02', at, node, `${at.absolute}: Invalid value: ${given}: ${at.absolute} in body must be of type ${openApiTypeOf(schema)}: ${given}`);
+      return undefined;
+    }
     const goField = `${at.struct}.${at.absolute.replace(/\[\d+\]/g, '')}`;
     let message = `json: cannot unmarshal ${kind} into Go struct field ${goField} of type ${goTypeName(schema)}`;
     if (kind === 'string' && (schema.type === 'int32' || schema.type === 'int64') && isScalar(node) && /^-?\d+$/.test(String(node.value))) {
@@ -190,6 +219,19 @@ class Decoder {
     const value = isScalar(node) ? { value: node.value } : {};
     this.issues.push({ rule, path: at.absolute, range: this.nav.rangeOf(node), message, ...value });
   }
+}
+
+/**
+ * Strategic-merge patch directives (`$patch: replace|delete|merge`, `$retainKeys`,
+ * `$setElementOrder/<list>`, `$deleteFromPrimitiveList/<list>`): instructions to kustomize or
+ * `kubectl patch`, read off before the object reaches the API, never unknown fields.
+ */
+function isPatchDirective(key: string): boolean {
+  return key === '$patch' || key === '$retainKeys' || key.startsWith('$setElementOrder/') || key.startsWith('$deleteFromPrimitiveList/');
+}
+
+function isPlaceholder(node: ValueNode): boolean {
+  return isScalar(node) && typeof node.value === 'string' && node.value.startsWith('${') && PLACEHOLDER.test(node.value);
 }
 
 /** Stands for a value decoded for its presence only (see `opaque` in schema.ts). */
@@ -223,6 +265,34 @@ function jsonKind(node: ValueNode): string {
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number' || typeof value === 'bigint') return 'number';
   return 'string';
+}
+
+/** The OpenAPI type a value was given as, as apiextensions names it. */
+function openApiType(node: ValueNode): string {
+  if (isMap(node)) return 'object';
+  if (isSeq(node)) return 'array';
+  const value = (node as { value: unknown }).value;
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return 'integer';
+  if (typeof value === 'number') return 'number';
+  return 'string';
+}
+
+/** The OpenAPI type the CRD's schema declares for a field (int32 and int64 are `integer`). */
+function openApiTypeOf(schema: Schema): string {
+  switch (schema.type) {
+    case 'int32':
+    case 'int64':
+      return 'integer';
+    case 'bool':
+      return 'boolean';
+    case 'list':
+      return 'array';
+    case 'intOrString':
+      return 'integer,string';
+    default:
+      return schema.type;
+  }
 }
 
 function zeroValue(schema: Schema): unknown {

@@ -1,3 +1,4 @@
+import { closestName } from '../text/closestName';
 import type { Schema } from './schema';
 
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
@@ -43,44 +44,8 @@ export function suggestField(key: string, schema: Extract<Schema, { type: 'objec
   const known = Object.keys(schema.fields);
   const sameLetters = known.find((name) => name.toLowerCase() === key.toLowerCase());
   if (sameLetters) return { hint: ` (did you mean "${sameLetters}"? field names are case-sensitive)`, suggestion: sameLetters };
-  const close = closest(key, known);
+  const close = closestName(key, known);
   if (close) return { hint: ` (did you mean "${close}"?)`, suggestion: close };
   if (HANDLERS.includes(key) || PROBE_TIMING.includes(key)) return { hint: ': it belongs to the probe itself, one level up' };
   return { hint: '' };
-}
-
-function closest(key: string, candidates: readonly string[]): string | undefined {
-  const budget = key.length <= 4 ? 1 : key.length <= 10 ? 2 : 3;
-  let best: string | undefined;
-  let bestDistance = budget + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase(), bestDistance);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** Optimal string alignment distance (Levenshtein plus adjacent transpositions), stopping at `cap`. */
-export function editDistance(a: string, b: string, cap = Infinity): number {
-  if (Math.abs(a.length - b.length) >= cap) return cap;
-  let twoBack = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (twoBack[j - 2] as number) + 1);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin >= cap) return cap;
-    twoBack = previous;
-    previous = current;
-  }
-  return previous[b.length] as number;
 }

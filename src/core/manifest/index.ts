@@ -1,6 +1,7 @@
 import { DEFAULT_LIMITS, type ManifestLimits } from './limits';
 import type { Manifest, ManifestDocument } from './model';
 import { readPodSpec } from './podSpec';
+import { findServices, findUncheckedWorkload } from './services';
 import { findPodSpecs } from './workloads';
 import type { Document } from 'yaml';
 import { type SourceDocument, readYamlFile, type YamlText } from './yamlFile';
@@ -31,10 +32,20 @@ export function parseManifest(text: string, options: ManifestOptions = {}): Mani
  * One document's pod specs; templated, broken or refused documents have none. Once the file's
  * visit budget is spent, the document that spent it said so (Y02) and the rest are skipped.
  */
-function readDocument(file: YamlText, source: SourceDocument, yaml: Document.Parsed, minorVersion: number, limits: ManifestLimits, budget: FileBudget): ManifestDocument {
+function readDocument(file: YamlText, source: SourceDocument, yaml: Document.Parsed | undefined, minorVersion: number, limits: ManifestLimits, budget: FileBudget): ManifestDocument {
   if (source.limitHit) return { source, podSpecs: [], limitHit: { range: source.limitHit.range, reason: source.limitHit.message } };
-  if (source.templated || source.errors.length > 0 || budget.remaining <= 0) return { source, podSpecs: [] };
+  if (!yaml || source.templated || source.errors.length > 0 || budget.remaining <= 0) return { source, podSpecs: [] };
   const nav = new YamlNavigator(file, yaml, limits, budget);
   const podSpecs = findPodSpecs(nav, nav.root).map((site) => readPodSpec(nav, site, minorVersion));
-  return nav.limitHit ? { source, podSpecs, limitHit: nav.limitHit } : { source, podSpecs };
+  const placeholder = podSpecs.find((pod) => pod.placeholder)?.placeholder;
+  if (placeholder) return { source: { ...source, templated: { syntax: '${ }', expression: placeholder.text, range: placeholder.range } }, podSpecs: [] };
+  const services = yaml.contents && file.text.includes('Service') ? findServices(nav, nav.root) : [];
+  const unchecked = podSpecs.length === 0 && file.text.includes('knative') ? findUncheckedWorkload(nav, nav.root) : undefined;
+  return {
+    source,
+    podSpecs,
+    ...(services.length > 0 ? { services } : {}),
+    ...(unchecked ? { unchecked } : {}),
+    ...(nav.limitHit ? { limitHit: nav.limitHit } : {}),
+  };
 }

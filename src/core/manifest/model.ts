@@ -141,7 +141,9 @@ export type WorkloadKind =
   | 'DaemonSet'
   | 'Job'
   | 'CronJob'
-  | 'PodTemplate';
+  | 'PodTemplate'
+  /** Argo Rollouts (`argoproj.io`): a Deployment's pod template, rolled out by its controller. */
+  | 'Rollout';
 
 export interface PodSpecModel {
   readonly objectKind: WorkloadKind;
@@ -153,16 +155,22 @@ export interface PodSpecModel {
    * ReplicationController's `selector`), else from the pod template's labels.
    */
   readonly podSelector?: Readonly<Record<string, string>>;
+  /** The labels the object's pods carry (template labels; for a Job, with the ones its controller adds). */
+  readonly podLabels?: Readonly<Record<string, string>>;
   /** Path of the pod spec inside its object: `spec`, `spec.template.spec`, … */
   readonly path: string;
   /** True for everything but a Pod: the spec is a template. */
   readonly isTemplate: boolean;
   readonly restartPolicy: string;
   readonly terminationGracePeriodSeconds: number;
+  /** The pod shares the node's network namespace: the node's loopback is the pod's. */
+  readonly hostNetwork: boolean;
   readonly containers: readonly ContainerModel[];
   readonly ephemeralContainers?: SourceLocation;
   readonly decodeIssues: readonly DecodeIssue[];
   readonly range: Range;
+  /** The first `${NAME}` placeholder where a number belongs: the document is an envsubst template. */
+  readonly placeholder?: { readonly text: string; readonly range: Range };
 }
 
 /** Every decode issue (D01, D02) of a document's pod specs and their containers. */
@@ -170,9 +178,30 @@ export function documentDecodeIssues(document: ManifestDocument): DecodeIssue[] 
   return document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]);
 }
 
+/** A core Service: which pods it sends traffic to, i.e. whose readiness matters (L17). */
+export interface ServiceModel {
+  readonly name?: string;
+  readonly namespace?: string;
+  /** `spec.selector`; a Service without one selects nothing by itself. */
+  readonly selector: Readonly<Record<string, string>>;
+}
+
+/**
+ * An object whose pod template has probes that Probe Lens does not check, and why (a Knative
+ * Service's probes are run by its queue-proxy, with its own semantics).
+ */
+export interface UncheckedWorkload {
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly range: Range;
+}
+
 export interface ManifestDocument {
   readonly source: SourceDocument;
   readonly podSpecs: readonly PodSpecModel[];
+  /** Core Services defined by the document (a List may hold several). */
+  readonly services?: readonly ServiceModel[];
+  readonly unchecked?: UncheckedWorkload;
   /** A limit stopped decoding this document part-way (Y02); its findings are incomplete. */
   readonly limitHit?: { readonly range: Range; readonly reason: string };
 }

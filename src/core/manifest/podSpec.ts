@@ -1,5 +1,5 @@
 import { isSeq } from 'yaml';
-import type { Range } from '../text/range';
+import { compareRanges, type Range } from '../text/range';
 import { decode, type SourceLocation } from './decode';
 import { DEFAULT_POD_GRACE_SECONDS, DEFAULT_RESTART_POLICY, withProbeDefaults } from './defaults';
 import {
@@ -23,6 +23,7 @@ export interface PodSpecSite {
   readonly objectName?: string;
   readonly objectNamespace?: string;
   readonly podSelector?: Readonly<Record<string, string>>;
+  readonly podLabels?: Readonly<Record<string, string>>;
   readonly path: string;
   readonly node: ValueNode;
   readonly depth: number;
@@ -30,18 +31,22 @@ export interface PodSpecSite {
 
 /** Builds the containers and probes of one pod spec. */
 export function readPodSpec(nav: YamlNavigator, site: PodSpecSite, minorVersion: number): PodSpecModel {
-  const decoded = decode(nav, site.node, POD_SPEC_SCHEMA, { path: site.path, parentStruct: 'PodTemplateSpec', minorVersion }, site.depth);
-  const fields = decoded.value as { restartPolicy?: string; terminationGracePeriodSeconds?: number } | undefined;
+  const customResource = site.objectKind === 'Rollout';
+  const decoded = decode(nav, site.node, POD_SPEC_SCHEMA, { path: site.path, parentStruct: 'PodTemplateSpec', minorVersion, customResource }, site.depth);
+  const fields = decoded.value as { restartPolicy?: string; terminationGracePeriodSeconds?: number; hostNetwork?: boolean } | undefined;
   const containers: ContainerModel[] = [];
+  const placeholders = [...decoded.placeholders];
   const pod: PodSpecModel = {
     objectKind: site.objectKind,
     ...(site.objectName !== undefined ? { objectName: site.objectName } : {}),
     ...(site.objectNamespace !== undefined ? { objectNamespace: site.objectNamespace } : {}),
     ...(site.podSelector !== undefined ? { podSelector: site.podSelector } : {}),
+    ...(site.podLabels !== undefined ? { podLabels: site.podLabels } : {}),
     path: site.path,
     isTemplate: site.objectKind !== 'Pod',
     restartPolicy: fields?.restartPolicy || DEFAULT_RESTART_POLICY,
     terminationGracePeriodSeconds: fields?.terminationGracePeriodSeconds ?? DEFAULT_POD_GRACE_SECONDS,
+    hostNetwork: fields?.hostNetwork === true,
     containers,
     ...nonEmptyList(nav, site, 'ephemeralContainers'),
     decodeIssues: decoded.issues,
@@ -58,10 +63,11 @@ export function readPodSpec(nav: YamlNavigator, site: PodSpecSite, minorVersion:
     if (!entry || !isSeq(entry.value)) continue;
     nav.items(entry.value, site.depth + 1).forEach((node, index) => {
       if (node === null) return;
-      containers.push(readContainer(nav, pod, node, `${site.path}.${field}[${index}]`, index, field, kindOf, minorVersion, site.depth + 2));
+      containers.push(readContainer(nav, pod, node, `${site.path}.${field}[${index}]`, index, field, kindOf, { minorVersion, customResource }, site.depth + 2, placeholders));
     });
   }
-  return pod;
+  const [placeholder] = placeholders.sort((a, b) => compareRanges(a.range, b.range));
+  return placeholder ? { ...pod, placeholder } : pod;
 }
 
 function readContainer(
@@ -72,11 +78,13 @@ function readContainer(
   index: number,
   field: string,
   kindOf: (restartPolicy: string | undefined) => ContainerKind,
-  minorVersion: number,
+  api: { readonly minorVersion: number; readonly customResource: boolean },
   depth: number,
+  placeholders: { text: string; range: Range }[],
 ): ContainerModel {
   const schema = field === 'ephemeralContainers' ? EPHEMERAL_CONTAINER_SCHEMA : CONTAINER_SCHEMA;
-  const decoded = decode(nav, node, schema, { path, parentStruct: 'PodSpec', minorVersion }, depth);
+  const decoded = decode(nav, node, schema, { path, parentStruct: 'PodSpec', ...api }, depth);
+  placeholders.push(...decoded.placeholders);
   const spec = (decoded.value ?? {}) as ContainerSpec;
   const kind = kindOf(spec.restartPolicy);
   const probes: ProbeModel[] = [];

@@ -136,5 +136,6 @@ export const POD_SPEC_SCHEMA: Schema = {
     ephemeralContainers: opaque,
     restartPolicy: string,
     terminationGracePeriodSeconds: int64,
+    hostNetwork: bool,
   },
 };

@@ -3,7 +3,10 @@ import type { WorkloadKind } from './model';
 import type { PodSpecSite } from './podSpec';
 import type { ValueNode, YamlNavigator } from './yamlNavigator';
 
-/** Where each kind keeps its pod spec (validation-rules.md §A.2). */
+/**
+ * Where each kind keeps its pod spec (validation-rules.md §A.2). An Argo Rollout keeps its pod
+ * template where a Deployment does, and every ReplicaSet it creates carries that template.
+ */
 export const POD_SPEC_PATHS: Readonly<Record<WorkloadKind, readonly string[]>> = {
   Pod: ['spec'],
   Deployment: ['spec', 'template', 'spec'],
@@ -14,7 +17,11 @@ export const POD_SPEC_PATHS: Readonly<Record<WorkloadKind, readonly string[]>> =
   Job: ['spec', 'template', 'spec'],
   CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
   PodTemplate: ['template', 'spec'],
+  Rollout: ['spec', 'template', 'spec'],
 };
+
+/** Kinds of other API groups, recognised by their group (a `Rollout` of another group is not Argo's). */
+const CUSTOM_KIND_GROUPS: Readonly<Partial<Record<WorkloadKind, string>>> = { Rollout: 'argoproj.io' };
 
 /**
  * The pod specs of one document's root object; a `List` (or `…List`) contributes those of its
@@ -35,6 +42,8 @@ function podSpecOf(nav: YamlNavigator, object: ValueNode | null, depth: number):
   const kind = scalarString(nav.get(object, 'kind', depth)?.value ?? null);
   if (kind === undefined || !Object.hasOwn(POD_SPEC_PATHS, kind)) return [];
   const objectKind = kind as WorkloadKind;
+  const group = CUSTOM_KIND_GROUPS[objectKind];
+  if (group !== undefined && apiGroupOf(nav, object, depth) !== group) return [];
   const metadata = nav.get(object, 'metadata', depth)?.value ?? null;
   const objectName = scalarString(nav.get(metadata, 'name', depth + 1)?.value ?? null);
   let node: ValueNode | null = object;
@@ -46,12 +55,14 @@ function podSpecOf(nav: YamlNavigator, object: ValueNode | null, depth: number):
   if (!isMap(node)) return [];
   const objectNamespace = scalarString(nav.get(metadata, 'namespace', depth + 1)?.value ?? null);
   const podSelector = objectKind === 'Pod' ? undefined : selectorOf(nav, object, objectKind, depth);
+  const podLabels = podLabelsOf(nav, object, objectKind, objectName, depth);
   return [
     {
       objectKind,
       ...(objectName !== undefined ? { objectName } : {}),
       ...(objectNamespace ? { objectNamespace } : {}),
       ...(podSelector ? { podSelector } : {}),
+      ...(podLabels ? { podLabels } : {}),
       path: POD_SPEC_PATHS[objectKind].join('.'),
       node,
       depth: level,
@@ -81,8 +92,33 @@ function selectorOf(nav: YamlNavigator, object: ValueNode | null, kind: Workload
   return stringMap(nav, nav.get(metadata, 'labels', level + 2)?.value ?? null, level + 3);
 }
 
+/**
+ * The labels the object's pods carry: a Pod's own, a template's, and for a Job those the Job
+ * controller adds (`job-name`, `batch.kubernetes.io/job-name`), which a Service may select on.
+ */
+function podLabelsOf(nav: YamlNavigator, object: ValueNode | null, kind: WorkloadKind, name: string | undefined, depth: number): Readonly<Record<string, string>> | undefined {
+  const templatePath = kind === 'Pod' ? [] : POD_SPEC_PATHS[kind].slice(0, -1);
+  let owner: ValueNode | null = object;
+  let level = depth;
+  for (const key of templatePath) {
+    owner = nav.get(owner, key, level)?.value ?? null;
+    level++;
+  }
+  const metadata = nav.get(owner, 'metadata', level)?.value ?? null;
+  const labels = stringMap(nav, nav.get(metadata, 'labels', level + 1)?.value ?? null, level + 2);
+  const added = kind === 'Job' && name !== undefined ? { 'job-name': name, 'batch.kubernetes.io/job-name': name } : undefined;
+  return added ? { ...labels, ...added } : labels;
+}
+
+/** `apps` of `apps/v1`, `` for the core group (`v1`). */
+export function apiGroupOf(nav: YamlNavigator, object: ValueNode | null, depth: number): string {
+  const apiVersion = scalarString(nav.get(object, 'apiVersion', depth)?.value ?? null) ?? '';
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
 /** A map of string values (labels), or undefined when there is none or it is empty. */
-function stringMap(nav: YamlNavigator, node: ValueNode | null, depth: number): Record<string, string> | undefined {
+export function stringMap(nav: YamlNavigator, node: ValueNode | null, depth: number): Record<string, string> | undefined {
   if (!isMap(node)) return undefined;
   const entries = nav.entries(node, depth).flatMap((entry) => {
     const value = scalarString(entry.value);
@@ -91,6 +127,6 @@ function stringMap(nav: YamlNavigator, node: ValueNode | null, depth: number): R
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
-function scalarString(node: ValueNode | null): string | undefined {
+export function scalarString(node: ValueNode | null): string | undefined {
   return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
 }

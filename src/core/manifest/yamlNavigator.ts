@@ -62,47 +62,44 @@ export class YamlNavigator {
     return node as ValueNode;
   }
 
-  /** A map's entries after merge keys; explicit keys win over merged ones, earlier merges over later. */
+  /**
+   * A map's entries as go-yaml v2 builds them: pairs and merges applied in document order, the
+   * last write of a key winning (a repeated key, or a `<<` after an explicit key, overrides it);
+   * in a `<<: [*a, *b]` list the earlier source wins. Entries keep the order keys first appeared.
+   */
   entries(map: YAMLMap, depth: number): MapEntry[] {
-    const explicit: MapEntry[] = [];
-    const merged: MapEntry[] = [];
+    const entries = new Map<string, MapEntry>();
     for (const pair of map.items) {
       const keyNode = pair.key as Node | null;
       if (isMergeKey(keyNode)) {
-        for (const source of this.mergeSources(pair.value, depth + 1)) merged.push(...this.entries(source, depth + 1));
+        for (const source of this.mergeSources(pair.value, depth + 1).reverse()) {
+          for (const entry of this.entries(source, depth + 1)) entries.set(entry.key, entry);
+        }
         continue;
       }
       const key = keyText(keyNode);
       if (key === undefined || !this.spend(keyNode as Node, depth)) continue;
-      explicit.push({ key, keyRange: this.rangeOf(keyNode as Node), value: this.resolve(pair.value, depth + 1) });
+      entries.set(key, { key, keyRange: this.rangeOf(keyNode as Node), value: this.resolve(pair.value, depth + 1) });
     }
-    if (merged.length === 0) return explicit;
-    const seen = new Set(explicit.map((e) => e.key));
-    for (const entry of merged) {
-      if (seen.has(entry.key)) continue;
-      seen.add(entry.key);
-      explicit.push(entry);
-    }
-    return explicit;
+    return [...entries.values()];
   }
 
   items(seq: YAMLSeq, depth: number): (ValueNode | null)[] {
     return seq.items.map((item) => this.resolve(item, depth + 1));
   }
 
-  /** Looks up one key of a map (after merges), without decoding or locating the others. */
+  /** Looks up one key of a map (its last write, as `entries` says), without decoding the others. */
   get(node: ValueNode | null, key: string, depth: number): MapEntry | undefined {
     if (!isMap(node)) return undefined;
-    let merges = false;
-    for (const pair of node.items) {
-      const keyNode = pair.key as Node | null;
-      if (isMergeKey(keyNode)) merges = true;
-      else if (keyText(keyNode) === key) {
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const keyNode = (node.items[i] as { key: unknown }).key as Node | null;
+      if (isMergeKey(keyNode)) return this.entries(node, depth).find((e) => e.key === key);
+      if (keyText(keyNode) === key) {
         if (!this.spend(keyNode as Node, depth)) return undefined;
-        return { key, keyRange: this.rangeOf(keyNode as Node), value: this.resolve(pair.value, depth + 1) };
+        return { key, keyRange: this.rangeOf(keyNode as Node), value: this.resolve((node.items[i] as { value: unknown }).value, depth + 1) };
       }
     }
-    return merges ? this.entries(node, depth).find((e) => e.key === key) : undefined;
+    return undefined;
   }
 
   private mergeSources(value: unknown, depth: number): YAMLMap[] {

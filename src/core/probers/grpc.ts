@@ -160,7 +160,8 @@ function channelOptions(userAgent: string): GrpcJs.ChannelOptions {
 }
 
 let grpcJs: Promise<typeof GrpcJs> | undefined;
-function loadGrpcJs(): Promise<typeof GrpcJs> {
+/** Loads grpc-js once; `probe` calls it before timing the attempt (its load is not the probe's time). */
+export function loadGrpcJs(): Promise<typeof GrpcJs> {
   grpcJs ??= import('@grpc/grpc-js');
   return grpcJs;
 }

@@ -1,4 +1,4 @@
-import { documentDecodeIssues, type Manifest, type ManifestDocument } from '../manifest';
+import { documentDecodeIssues, type Manifest, type ManifestDocument, type PodSpecModel } from '../manifest';
 import { compareRanges } from '../text/range';
 import { RULE_INFO, RULES } from './registry';
 import { type Finding, type Issue, PROBING_CONTAINERS, type Rule, type RuleContext } from './types';
@@ -15,7 +15,15 @@ const ORDER = new Map(Array.from(RULE_INFO.keys(), (id, index) => [id, index]));
 
 /** Every finding of a manifest, sorted by position. */
 export function checkManifest(manifest: Manifest, options: RunOptions): Finding[] {
-  const findings = manifest.documents.flatMap((document) => checkDocument(document, options));
+  return [...checkEachDocument(manifest, options), ...checkAcrossDocuments(manifest.documents, options)].sort(compareFindings);
+}
+
+/**
+ * The findings each document has on its own (every rule but those looking across documents),
+ * and a limit that stopped the file: what the editor keeps per document between edits.
+ */
+export function checkEachDocument(manifest: Manifest, options: RunOptions): Finding[] {
+  const findings = manifest.documents.flatMap((document) => checkDocument(document, options, false));
   const limit = manifest.file.limitHit;
   if (limit && enabled('Y02', options)) {
     findings.push({ rule: 'Y02', severity: 'error', message: limit.message, file: options.file, doc: limit.docIndex, path: '', range: limit.range });
@@ -23,43 +31,67 @@ export function checkManifest(manifest: Manifest, options: RunOptions): Finding[
   return findings.sort(compareFindings);
 }
 
+/**
+ * The findings of the rules that look across documents, for `documents` among the Services of
+ * `options.context.services` and of the documents themselves.
+ */
+export function checkAcrossDocuments(documents: readonly ManifestDocument[], options: RunOptions): Finding[] {
+  if (!ACROSS_DOCUMENTS.some((rule) => enabled(rule.id, options))) return [];
+  const services = [...(options.context.services ?? []), ...documents.flatMap((d) => d.services ?? [])];
+  const across = { ...options, context: { ...options.context, services } };
+  return documents.flatMap((document) => checkDocument(document, across, true));
+}
+
+const ACROSS_DOCUMENTS = RULES.filter((rule) => rule.acrossDocuments);
+
 /** By position, then in registry order: the order every output lists findings in. */
 export function compareFindings(a: Finding, b: Finding): number {
   return compareRanges(a.range, b.range) || (ORDER.get(a.rule) ?? 0) - (ORDER.get(b.rule) ?? 0);
 }
 
-/** One document's findings: rules are per document, so a file's are the sum of its documents'. */
-function checkDocument(document: ManifestDocument, options: RunOptions): Finding[] {
+/** One document's findings from the rules that look at it alone, or from those that look across documents. */
+function checkDocument(document: ManifestDocument, options: RunOptions, acrossDocuments: boolean): Finding[] {
   const findings: Finding[] = [];
-  const run = (rule: Rule, check: () => readonly Issue[]) => {
-    for (const issue of isolated(rule, check, document)) findings.push(toFinding(rule, issue, document, options.file));
+  const run = (rule: Rule, check: () => readonly Issue[], pod?: PodSpecModel) => {
+    for (const issue of isolated(rule, check, document)) findings.push(toFinding(rule, withWorkloadNote(rule, issue, pod), document, options.file));
   };
   const { context } = options;
   for (const rule of RULES) {
-    if (!enabled(rule.id, options)) continue;
+    if (!enabled(rule.id, options) || (rule.acrossDocuments === true) !== acrossDocuments) continue;
     switch (rule.scope) {
       case 'document':
         run(rule, () => rule.check(document, context));
         break;
       case 'pod':
-        for (const pod of document.podSpecs) run(rule, () => rule.check(pod, context));
+        for (const pod of document.podSpecs) run(rule, () => rule.check(pod, context), pod);
         break;
       case 'container':
         for (const pod of document.podSpecs) {
-          for (const container of pod.containers) if (rule.kinds.includes(container.kind)) run(rule, () => rule.check(container, context));
+          for (const container of pod.containers) if (rule.kinds.includes(container.kind)) run(rule, () => rule.check(container, context), pod);
         }
         break;
       case 'probe':
         for (const pod of document.podSpecs) {
           for (const container of pod.containers) {
             if (!PROBING_CONTAINERS.includes(container.kind)) continue;
-            for (const probe of container.probes) run(rule, () => rule.check(probe, context));
+            for (const probe of container.probes) run(rule, () => rule.check(probe, context), pod);
           }
         }
         break;
     }
   }
   return withoutConsequences(findings, document);
+}
+
+/**
+ * The API server checks a Rollout against its CRD's schema only. Pod validation (the P rules)
+ * is run by the Argo Rollouts controller (`ValidatePodTemplateSpecForReplicaSet`, the API
+ * server's own code, same paths), which then refuses to roll out and reports the error in the
+ * Rollout's InvalidSpec condition. As real, but met there, later: say so.
+ */
+function withWorkloadNote(rule: Rule, issue: Issue, pod: PodSpecModel | undefined): Issue {
+  if (pod?.objectKind !== 'Rollout' || !/^P\d/.test(rule.id)) return issue;
+  return { ...issue, message: `${issue.message} (kubectl apply accepts the Rollout; the Argo Rollouts controller refuses this template and reports it in the Rollout's InvalidSpec condition)` };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ContainerKind, ContainerModel, ManifestDocument, PodSpecModel, ProbeModel } from '../manifest';
+import type { ContainerKind, ContainerModel, ManifestDocument, PodSpecModel, ProbeModel, ServiceModel } from '../manifest';
 import type { Range } from '../text/range';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -28,7 +28,7 @@ export interface Issue {
   readonly range: Range;
   readonly message: string;
   readonly kind?: ApiErrorKind;
-  /** Only where one rule covers cases of different gravity (L19). */
+  /** Only the rule's declared `alsoReports` severity, for the cases it names. */
   readonly severity?: Severity;
   readonly fix?: Fix;
 }
@@ -51,16 +51,29 @@ export interface RuleContext {
   readonly minorVersion: number;
   /** The app's expected start-up time, when the user told us (L10). */
   readonly expectedStartupSeconds?: number;
+  /**
+   * The Services of the manifests checked together (the other files on the command line, the
+   * editor's other open manifests); the runner adds the checked file's own. Only rules that look
+   * across documents (`acrossDocuments`) see them.
+   */
+  readonly services?: readonly ServiceModel[];
 }
 
 interface RuleMeta {
   readonly id: string;
   readonly severity: Severity;
+  /** The one other severity the rule reports, and when: a rule covering cases of different gravity (L19, Y01). */
+  readonly alsoReports?: { readonly severity: Severity; readonly when: string };
   readonly category: RuleCategory;
   /** One line: what the rule finds. */
   readonly title: string;
   /** Where the behaviour is specified (`validation-rules.md §A.3 P12`). */
   readonly reference: string;
+  /**
+   * Its findings depend on other documents (the Services selecting a Job's pods): run once all
+   * documents are read, not with each document on its own.
+   */
+  readonly acrossDocuments?: boolean;
 }
 
 export interface ProbeRule extends RuleMeta {

@@ -1,11 +1,12 @@
 import { parse } from 'yaml';
 import { PROBE_TYPES, type ProbeType } from '../manifest';
+import { closestName } from '../text/closestName';
 import { type ContainerScript, DEFAULT_SCENARIO, type ProbeScript, type Scenario, type ScriptedOutcome } from './scenario';
 
 export type ScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly error: string };
 
 const OUTCOMES: readonly ScriptedOutcome[] = ['success', 'failure', 'warning'];
-const CONTAINER_KEYS = ['readyAfter', 'failAfter', 'exitAfter', 'latency', 'probes'];
+const CONTAINER_KEYS = ['readyAfter', 'failAfter', 'exitAfter', 'exitCode', 'stopAfter', 'latency', 'probes'];
 
 class ScenarioError {
   constructor(readonly message: string) {}
@@ -54,12 +55,16 @@ function readContainer(raw: unknown, at: string): ContainerScript {
   for (const type of PROBE_TYPES) if (rawProbes[type] !== undefined) probes[type] = readProbeScript(rawProbes[type], `${at}.probes.${type}`);
   const failAfter = optionalSeconds(fields.failAfter, `${at}.failAfter`);
   const exitAfter = optionalSeconds(fields.exitAfter, `${at}.exitAfter`);
+  const exitCode = optionalExitCode(fields.exitCode, `${at}.exitCode`);
+  const stopAfter = optionalSeconds(fields.stopAfter, `${at}.stopAfter`);
   return {
     readyAfter: optionalSeconds(fields.readyAfter, `${at}.readyAfter`) ?? 0,
     latency: optionalSeconds(fields.latency, `${at}.latency`) ?? 0,
     probes,
     ...(failAfter !== undefined ? { failAfter } : {}),
     ...(exitAfter !== undefined ? { exitAfter } : {}),
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(stopAfter !== undefined ? { stopAfter } : {}),
   };
 }
 
@@ -84,12 +89,23 @@ function object(raw: unknown, at: string): Record<string, unknown> {
 }
 
 function unknownKeys(fields: Record<string, unknown>, known: readonly string[], prefix: string): void {
-  for (const key of Object.keys(fields)) if (!known.includes(key)) throw new ScenarioError(`${prefix}${key}: unknown field (expected one of ${known.join(', ')})`);
+  for (const key of Object.keys(fields)) {
+    if (known.includes(key)) continue;
+    const close = closestName(key, known);
+    throw new ScenarioError(`${prefix}${key}: unknown field (${close !== undefined ? `did you mean "${close}"?` : `expected one of ${known.join(', ')}`})`);
+  }
 }
 
 function optionalSeconds(raw: unknown, at: string): number | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) throw new ScenarioError(`${at}: must be a number of seconds, 0 or more`);
+  return raw;
+}
+
+/** A process exit status, as a container runtime reports it. */
+function optionalExitCode(raw: unknown, at: string): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > 255) throw new ScenarioError(`${at}: must be a whole number from 0 to 255`);
   return raw;
 }
 

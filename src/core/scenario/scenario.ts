@@ -1,4 +1,4 @@
-import type { ProbeType } from '../manifest';
+import type { ContainerKind, ProbeType } from '../manifest';
 
 export type ScriptedOutcome = 'success' | 'failure' | 'warning';
 
@@ -13,8 +13,15 @@ export interface ContainerScript {
   readonly readyAfter: number;
   /** From this on, probes hang until their timeout (a deadlock). */
   readonly failAfter?: number;
-  /** The process exits by itself (exit code 1). */
+  /**
+   * The process exits by itself, with `exitCode`. A plain init container exits at 0 s unless
+   * told otherwise: finishing is what it is for.
+   */
   readonly exitAfter?: number;
+  /** The code of that exit: 1 by default (a crash), 0 for a plain init container (its work done). */
+  readonly exitCode?: number;
+  /** Seconds from SIGTERM to exit; absent, the app ignores SIGTERM and runs out the grace period (K3). */
+  readonly stopAfter?: number;
   /** Seconds each probe takes; above timeoutSeconds it is a timeout. */
   readonly latency: number;
   readonly probes: Readonly<Partial<Record<ProbeType, ProbeScript>>>;
@@ -35,6 +42,26 @@ export const DEFAULT_SCENARIO: Scenario = { containers: {}, kubeletStartedAgo: 3
 
 export function scriptFor(scenario: Scenario, container: string): ContainerScript {
   return Object.hasOwn(scenario.containers, container) ? (scenario.containers[container] as ContainerScript) : HEALTHY;
+}
+
+/** When and how a container's process ends by itself, if it does. */
+export interface ScriptedExit {
+  readonly afterSeconds: number;
+  readonly exitCode: number;
+}
+
+/**
+ * The scenario's exit for a container of this kind: an app container or sidecar runs until its
+ * `exitAfter` and then crashes (code 1); a plain init container does its work and exits 0 — at
+ * once unless the scenario gives it time, so a pod whose init containers the scenario does not
+ * mention starts its app containers at t = 0, where the timing rules (validation-rules.md §C)
+ * put them.
+ */
+export function scriptedExit(script: ContainerScript, kind: ContainerKind): ScriptedExit | undefined {
+  const plainInit = kind === 'init';
+  const afterSeconds = script.exitAfter ?? (plainInit ? 0 : undefined);
+  if (afterSeconds === undefined) return undefined;
+  return { afterSeconds, exitCode: script.exitCode ?? (plainInit ? 0 : 1) };
 }
 
 /**

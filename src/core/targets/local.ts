@@ -3,7 +3,7 @@ import { expandCommand } from '../k8s/expand';
 import type { Disposable } from '../engine/disposable';
 import { NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../engine/target';
-import type { ContainerModel } from '../manifest';
+import type { ContainerModel, HandlerType } from '../manifest';
 import type { ExecProbeTarget } from '../probers/exec';
 import type { PreparedHttpProbe } from '../probers/http';
 import { type ProbeOutcome, proberError, probeUserAgent } from '../probers/types';
@@ -150,6 +150,22 @@ const probers = {
   tcp: lazy(() => import('../probers/tcp')),
   grpc: lazy(() => import('../probers/grpc')),
   exec: lazy(() => import('../probers/exec')),
+};
+
+/**
+ * Loads the prober a handler needs ahead of its first attempt, so that timing that attempt
+ * measures the attempt and not the module load (`probe-lens probe`'s durationMs).
+ */
+export function loadProber(type: HandlerType): Promise<unknown> {
+  return PROBER_FOR[type]();
+}
+
+const PROBER_FOR: Readonly<Record<HandlerType, () => Promise<unknown>>> = {
+  // The HTTP and gRPC probers load their client library on the first attempt, not on import: that load counts too.
+  httpGet: async () => (await probers.http()).loadHttpClient(),
+  tcpSocket: probers.tcp,
+  grpc: async () => (await probers.grpc()).loadGrpcJs(),
+  exec: probers.exec,
 };
 
 function lazy<T>(load: () => Promise<T>): () => Promise<T> {

@@ -1,10 +1,11 @@
 import { type ProbeOutcome, proberError, timeoutMessage } from '../probers/types';
-import { type ContainerScript, type Scenario, type ScriptedOutcome, scriptedOutcome, scriptFor } from '../scenario/scenario';
+import { type ContainerScript, type Scenario, type ScriptedOutcome, scriptedExit, scriptedOutcome, scriptFor } from '../scenario/scenario';
 import type { Clock } from '../engine/clock';
 import { type Disposable, NO_OP } from '../engine/disposable';
-import type { AttemptRequest, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
-import { joinHostPort } from '../probers/goFormat';
+import type { AttemptRequest, ContainerProcess, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
+import { goDuration, goQuote, joinHostPort } from '../probers/goFormat';
 import { formatProbeUrl } from '../probers/probeUrl';
+import { simulatedPodIp } from './podAddresses';
 import { type Resolution, type ResolvedHandler, resolveHandler } from './resolve';
 
 /**
@@ -42,8 +43,8 @@ export class SimulatedTarget implements ProbeTarget {
     const scripted = scriptedOutcome(script, request.type, seconds, prepared.countsAttempts ? this.nextAttempt(request) : 0);
     const timeoutMs = request.probe.timeoutSeconds * 1000;
     const hangs = scripted === 'hang' || script.latency * 1000 > timeoutMs;
-    const outcome = this.answer(prepared, hangs ? 'hang' : scripted, request.probe.timeoutSeconds);
-    const delayMs = hangs ? timeoutMs : script.latency * 1000;
+    const outcome = this.answer(prepared, hangs ? 'hang' : scripted, timeoutMs);
+    const delayMs = hangs || waitsForDeadline(prepared.resolution, scripted) ? timeoutMs : script.latency * 1000;
     if (delayMs === 0) {
       done(outcome);
       return;
@@ -74,9 +75,9 @@ export class SimulatedTarget implements ProbeTarget {
     return prepared;
   }
 
-  private answer(prepared: PreparedProbe, scripted: ScriptedOutcome | 'not-listening' | 'hang', timeoutSeconds: number): ProbeOutcome {
+  private answer(prepared: PreparedProbe, scripted: ScriptedOutcome | 'not-listening' | 'hang', timeoutMs: number): ProbeOutcome {
     const handler = (prepared.resolution as Extract<Resolution, { ok: true }>).handler;
-    return (prepared.answers[scripted] ??= scripted === 'hang' ? timedOut(handler, timeoutSeconds) : answer(handler, scripted));
+    return (prepared.answers[scripted] ??= scripted === 'hang' ? timedOut(handler, timeoutMs) : answer(handler, scripted, timeoutMs));
   }
 
   private nextAttempt(request: AttemptRequest): number {
@@ -93,27 +94,43 @@ export class SimulatedTarget implements ProbeTarget {
   private podIp(uid: string): string {
     let ip = this.podIps.get(uid);
     if (!ip) {
-      ip = `10.244.0.${this.podIps.size + 10}`;
+      ip = simulatedPodIp(this.podIps.size);
       this.podIps.set(uid, ip);
     }
     return ip;
   }
 }
 
-/** Container processes that follow the scenario: they exit with code 1 at `exitAfter`, if set. */
+/**
+ * Container processes that follow the scenario: they exit by themselves at `exitAfter` (plain init
+ * containers at once, with 0, unless told otherwise), and after SIGTERM within `stopAfter`.
+ */
 export class SimulatedProcesses implements ContainerProcesses {
+  readonly runsPlainInitContainers = true;
+
   constructor(
     private readonly scenario: Scenario,
     private readonly clock: Clock,
   ) {}
 
-  start(request: ProcessRequest, onExit: (exitCode: number) => void): Disposable {
-    const exitAfter = scriptFor(this.scenario, request.container.name).exitAfter;
-    return exitAfter === undefined ? NO_OP : this.clock.schedule(exitAfter * 1000, () => onExit(1));
+  start(request: ProcessRequest, onExit: (exitCode: number) => void): ContainerProcess {
+    const script = scriptFor(this.scenario, request.container.name);
+    const exit = scriptedExit(script, request.container.kind);
+    const timer = exit === undefined ? NO_OP : this.clock.schedule(exit.afterSeconds * 1000, () => onExit(exit.exitCode));
+    return script.stopAfter === undefined ? timer : { dispose: () => timer.dispose(), stopAfterMs: script.stopAfter * 1000 };
   }
 }
 
-function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listening'): ProbeOutcome {
+/**
+ * G2: grpc-go's blocking dial retries a refused connection with back-off until the probe's
+ * deadline, so a gRPC probe at a port nobody listens on takes its whole timeout; the other
+ * handlers are refused at once.
+ */
+function waitsForDeadline(resolution: Resolution, scripted: ScriptedOutcome | 'not-listening' | 'hang'): boolean {
+  return scripted === 'not-listening' && resolution.ok && resolution.handler.type === 'grpc';
+}
+
+function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listening', timeoutMs: number): ProbeOutcome {
   switch (handler.type) {
     case 'httpGet': {
       const url = formatProbeUrl(handler.scheme, handler.host, handler.port, handler.path);
@@ -127,7 +144,7 @@ function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listen
       return { result: outcome, output: '' };
     case 'grpc': {
       const address = joinHostPort(handler.host, handler.port);
-      if (outcome === 'not-listening') return failure(`error: failed to connect service at "${address}": connection refused`);
+      if (outcome === 'not-listening') return failure(`timeout: failed to connect service ${goQuote(address)} within ${goDuration(timeoutMs)}: context deadline exceeded`);
       if (outcome === 'failure') return failure('service unhealthy (responded with "NOT_SERVING")');
       return { result: outcome, output: outcome === 'success' ? 'service healthy' : '' };
     }
@@ -136,14 +153,14 @@ function answer(handler: ResolvedHandler, outcome: ScriptedOutcome | 'not-listen
   }
 }
 
-function timedOut(handler: ResolvedHandler, timeoutSeconds: number): ProbeOutcome {
+function timedOut(handler: ResolvedHandler, timeoutMs: number): ProbeOutcome {
   switch (handler.type) {
     case 'httpGet':
       return failure(`Get "${formatProbeUrl(handler.scheme, handler.host, handler.port, handler.path)}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
     case 'tcpSocket':
       return failure(`dial tcp ${joinHostPort(handler.host, handler.port)}: i/o timeout`);
     case 'grpc':
-      return failure(`timeout: health rpc did not complete within ${timeoutSeconds}s`);
+      return failure(`timeout: health rpc did not complete within ${goDuration(timeoutMs)}`);
     case 'exec':
       return failure(timeoutMessage(handler.command));
   }

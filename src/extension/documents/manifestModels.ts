@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { EMPTY_SNAPSHOT, IncrementalChecker, type ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import { EMPTY_SNAPSHOT, IncrementalChecker, ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import type { ServiceModel } from '../../core/manifest';
 import { checkSettingsOf, type ProbeLensSettings, readSettings, SECTION } from '../settings';
 
 export interface ModelUpdate {
@@ -25,6 +26,11 @@ const DEBOUNCE_SETTING = `${SECTION}.debounceMs`;
  */
 function mayHoldPodSpec(text: string): boolean {
   return text.includes('containers');
+}
+
+/** A file of Services only is read for them (a Service may select another file's Job pods), but gets no findings. */
+function mayHoldService(text: string): boolean {
+  return /\bkind:\s*["']?Service\b/.test(text);
 }
 
 /**
@@ -115,13 +121,35 @@ export class ManifestModels implements vscode.Disposable {
     clearTimeout(entry.pending);
     entry.pending = undefined;
     const text = document.getText();
-    const snapshot = mayHoldPodSpec(text) ? entry.checker.check(text, checkSettingsOf(this.settings)) : EMPTY_SNAPSHOT;
+    const services = this.servicesBeside(document);
+    const snapshot = mayHoldPodSpec(text)
+      ? entry.checker.check(text, checkSettingsOf(this.settings), services)
+      : mayHoldService(text)
+        ? withoutFindings(entry.checker.check(text, checkSettingsOf(this.settings), services))
+        : EMPTY_SNAPSHOT;
     this.chunksRead += snapshot.chunksRead;
     entry.version = document.version;
+    const servicesChanged = JSON.stringify(entry.snapshot.services) !== JSON.stringify(snapshot.services);
     entry.snapshot = snapshot;
     this.updates.fire({ document, snapshot });
     this.lastReadMs = performance.now() - started;
+    if (servicesChanged) this.recheckJobsBeside(document);
     return snapshot;
+  }
+
+  /** The Services of the other open manifests, for the rules that look across documents (L17). */
+  private servicesBeside(document: vscode.TextDocument): ServiceModel[] {
+    const key = document.uri.toString();
+    return [...this.entries].flatMap(([uri, entry]) => (uri === key ? [] : entry.snapshot.services));
+  }
+
+  /** A Service appeared, changed or went: the other manifests' Jobs may now be selected, or no longer. */
+  private recheckJobsBeside(document: vscode.TextDocument): void {
+    for (const other of vscode.workspace.textDocuments) {
+      if (other === document || !isManifestLanguage(other)) continue;
+      const snapshot = this.entries.get(other.uri.toString())?.snapshot;
+      if (snapshot?.podSpecs.some((placed) => placed.spec.objectKind === 'Job' || placed.spec.objectKind === 'CronJob')) this.refresh(other);
+    }
   }
 
   private entryOf(document: vscode.TextDocument): Entry {
@@ -136,8 +164,11 @@ export class ManifestModels implements vscode.Disposable {
 
   private forget(document: vscode.TextDocument): void {
     const key = document.uri.toString();
-    clearTimeout(this.entries.get(key)?.pending);
-    if (this.entries.delete(key)) this.updates.fire({ document, snapshot: EMPTY_SNAPSHOT });
+    const entry = this.entries.get(key);
+    clearTimeout(entry?.pending);
+    if (!this.entries.delete(key)) return;
+    this.updates.fire({ document, snapshot: EMPTY_SNAPSHOT });
+    if (entry && entry.snapshot.services.length > 0) this.recheckJobsBeside(document);
   }
 
   dispose(): void {
@@ -145,6 +176,10 @@ export class ManifestModels implements vscode.Disposable {
     this.entries.clear();
     this.subscriptions.forEach((s) => s.dispose());
   }
+}
+
+function withoutFindings(snapshot: ManifestSnapshot): ManifestSnapshot {
+  return new ManifestSnapshot(snapshot.chunks, [], snapshot.chunksRead);
 }
 
 export function isManifestLanguage(document: vscode.TextDocument): boolean {

@@ -5,6 +5,7 @@ import { type DesiredPod, desiredPodsOf } from '../../core/engine/manager';
 import type { AttemptRequest } from '../../core/engine/target';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { ProbeOutcome } from '../../core/probers/types';
+import { matchScenario } from '../../core/scenario/match';
 import { LocalTarget } from '../../core/targets/local';
 import { baseName } from '../documents/fileNames';
 import { isManifestLanguage, type ManifestModels } from '../documents/manifestModels';
@@ -145,9 +146,11 @@ export class SessionLauncher {
     // A manifest closed while the user was choosing is opened again, as a start without `loaded` would.
     const manifest = loaded && !loaded.document.isClosed ? selectPods(request.uri, loaded.document, loaded.all, request.pods) : await this.manifest(request.uri, request.pods);
     if (!manifest.ok) return manifest;
-    const scenario = await readScenario(request.scenario);
+    const { document, pods, all } = manifest.value;
+    const read = await readScenario(request.scenario);
+    // Read against the whole manifest: one scenario file speaks for all of its pods.
+    const scenario = read.ok ? matchScenario(read.scenario, all.map((p) => p.spec)) : read;
     if (!scenario.ok) return { ok: false, reason: `${baseName(request.scenario)}: ${scenario.error}` };
-    const { document, pods } = manifest.value;
     const session = startSimulatedSession(
       { id: this.sessions.nextId('simulated'), uri: request.uri, pods: request.pods, detail: `${request.speed}× · ${baseName(request.scenario)}`, onKubeletEvent: kubeletEventLogger(this.log) },
       this.models.get(document),

@@ -13,21 +13,13 @@ import type { ProbeOutcome } from '../../../src/core/probers/types';
 import { parseScenario } from '../../../src/core/scenario/parse';
 import { simulate } from '../../../src/core/simulate';
 import { SimulatedProcesses, SimulatedTarget } from '../../../src/core/targets/simulated';
-import { containerLines, only, type PodRun, scenario, startPod, webPod } from '../../helpers/engine';
+import { containerLines, only, podManifest, type PodRun, scenario, startPod, webPod } from '../../helpers/engine';
 
 const S = 1000;
 
 // ---------------------------------------------------------------- helpers
 
-/** A Pod named `web` with the given YAML under `spec:` (flow style welcome). */
-function pod(specFields: string, name = 'web'): string {
-  const body = specFields
-    .trim()
-    .split('\n')
-    .map((line) => `  ${line}`)
-    .join('\n');
-  return `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n${body}\n`;
-}
+const pod = podManifest;
 
 function desired(yaml: string): DesiredPod[] {
   const pods = desiredPods(parseManifest(yaml));
@@ -313,26 +305,40 @@ test('W4: the kubelet started less than a period ago → each worker first waits
 
 // ---------------------------------------------------------------- B1–B4
 
-test('B2: waits between successive restarts are 0, 10, 20, 40, 80, 160, 300, 300 s, with CrashLoopBackOff and the BackOff event', () => {
+test('B2/B5: waits between successive restarts are 0, 10, 20, 40, 80, 160, 300, 300 s, in CrashLoopBackOff with the kubelet\'s message, a BackOff event on every sync', () => {
   const yaml = pod('containers: [{name: web, image: nginx}]');
-  // Restarts at 5, 20, 45, 90, 175, 340, 645, 950, 1255.
+  // Exits at 5, 10, 25, 50, 95, 180, 345, 650, 955 (each 5 s after a start); no probes, so the
+  // only syncs while backing off are the exit's and the pod worker's requeues (B5): at the
+  // back-off's end, or after the 60 s resync interval when that comes first.
   const events = sim(yaml, 'containers: {web: {exitAfter: 5}}', 1258);
   assert.deepEqual(restartWaits(events), [0, 10, 20, 40, 80, 160, 300, 300, 300]);
+  const formatted = `web_default(${uidOf(yaml)})`;
   const waiting = only(events, 'container', 'web').filter((e) => e.state === 'waiting');
-  assert.equal(waiting.length, 8);
-  assert.ok(waiting.every((e) => e.reason === 'CrashLoopBackOff'));
-  const message = `Back-off restarting failed container web in pod web_default(${uidOf(yaml)})`;
+  assert.deepEqual(
+    waiting.map((e) => `${e.t} ${e.reason} ${e.message}`),
+    [
+      [10, '10s'],
+      [25, '20s'],
+      [50, '40s'],
+      [95, '1m20s'],
+      [180, '2m40s'],
+      [345, '5m0s'],
+      [650, '5m0s'],
+      [955, '5m0s'],
+    ].map(([t, delay]) => `${t} CrashLoopBackOff back-off ${delay} restarting failed container=web pod=${formatted}`),
+  );
   const backOffs = only(events, 'event').filter((e) => e.reason === 'BackOff');
   assert.deepEqual(
     backOffs.map((e) => e.t),
-    [10, 25, 50, 95, 180, 345, 650, 955],
+    [10, 25, 50, 95, 155, 180, 240, 300, 345, 405, 465, 525, 585, 650, 710, 770, 830, 890, 955, 1015, 1075, 1135, 1195],
   );
-  assert.ok(backOffs.every((e) => e.message === message && e.eventType === 'Warning' && e.container === 'web'));
+  assert.ok(backOffs.every((e) => e.message === `Back-off restarting failed container web in pod ${formatted}` && e.eventType === 'Warning' && e.container === 'web'));
   const running = only(events, 'container', 'web').filter((e) => e.state === 'running');
   assert.deepEqual(
     running.map((e) => e.restartCount),
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
   );
+  assert.ok(running.every((e) => e.message === undefined && e.reason === undefined), 'a running container has no waiting message');
 });
 
 test('B3: a container that ran longer than 600 s restarts without back-off; exactly 600 s does not reset', () => {
@@ -459,7 +465,8 @@ containers:
     });
     // Exits at 15, 30, 55, 90 …: restarted at 15, 40, 75.
     assert.deepEqual(restartWaits(run.events, 'proxy'), [0, 10, 20], policy);
-    assert.deepEqual(containerLines(run.events, 'web'), ['0 running sim://web/web/0 0'], policy);
+    // I1/I2: web waits for the sidecar, which has no startup probe: running is started, at once.
+    assert.deepEqual(containerLines(run.events, 'web'), ['0 waiting  0 PodInitializing', '0 running sim://web/web/0 0'], policy);
     assert.ok(attemptStarts(run.events, 'proxy', 'readiness', 'sim://web/proxy/2').length > 0, `${policy}: the readiness worker follows the sidecar`);
     run.runtime.dispose();
   }
@@ -586,14 +593,14 @@ containers:
   - name: worker
     image: busybox`);
   const events = sim(yaml, 'containers: {web: {readyAfter: 20}, proxy: {readyAfter: 35}}', 60);
-  // S3: the plain init container has no workers and is not counted.
-  assert.equal(
-    events.filter((e) => 'container' in e && e.container === 'setup').length,
-    0,
-  );
+  // S3/I1: the plain init container, not in the scenario, runs and exits 0 at once; it is ready
+  // once it exited 0, and is not counted in the pod's readiness.
+  assert.deepEqual(containerLines(events, 'setup'), ['0 running sim://web/setup/0 0', '0 terminated sim://web/setup/0 0 Completed']);
   assert.deepEqual(
-    only(events, 'status').map((e) => `${e.t} ${e.container} ${e.started ? 'started' : '-'} ${e.ready ? 'ready' : '-'}`),
-    ['0 proxy started -', '0 web started -', '0 worker started ready', '20 web started ready', '40 proxy started ready'],
+    only(events, 'status')
+      .filter((e) => e.t > 0 || e.started || e.ready)
+      .map((e) => `${e.t} ${e.container} ${e.started ? 'started' : '-'} ${e.ready ? 'ready' : '-'}`),
+    ['0 setup started -', '0 setup - ready', '0 proxy started -', '0 web started -', '0 worker started ready', '20 web started ready', '40 proxy started ready'],
   );
   assert.deepEqual(
     only(events, 'pod').map((e) => `${e.t} ${e.ready}`),
@@ -848,16 +855,23 @@ test('W14/Manager: a pod removed mid-attempt: the attempt is not cancelled, then
 test('Scenario: parse errors name the field', () => {
   const cases: [string, string][] = [
     ['containers: {web: {readyAfter: -1}}', 'containers.web.readyAfter: must be a number of seconds, 0 or more'],
-    ['containers: {web: {redyAfter: 5}}', 'containers.web.redyAfter: unknown field (expected one of readyAfter, failAfter, exitAfter, latency, probes)'],
+    ['containers: {web: {redyAfter: 5}}', 'containers.web.redyAfter: unknown field (did you mean "readyAfter"?)'],
+    ['containers: {web: {stopafter: 5}}', 'containers.web.stopafter: unknown field (did you mean "stopAfter"?)'],
+    ['containers: {web: {crashAfter: 5}}', 'containers.web.crashAfter: unknown field (expected one of readyAfter, failAfter, exitAfter, exitCode, stopAfter, latency, probes)'],
+    ['containers: {web: {stopAfter: -1}}', 'containers.web.stopAfter: must be a number of seconds, 0 or more'],
+    ['containers: {web: {exitCode: 1.5}}', 'containers.web.exitCode: must be a whole number from 0 to 255'],
+    ['containers: {web: {exitCode: 256}}', 'containers.web.exitCode: must be a whole number from 0 to 255'],
+    ['containers: {web: {exitCode: "1"}}', 'containers.web.exitCode: must be a whole number from 0 to 255'],
     ['containers: {web: {probes: {liveness: {attempts: [success, crash]}}}}', 'containers.web.probes.liveness.attempts[1]: must be one of success, failure, warning'],
     ['containers: {web: {probes: {readiness: [{from: 0, outcome: ok}]}}}', 'containers.web.probes.readiness[0].outcome: must be one of success, failure, warning'],
     ['containers: {web: {probes: {liveness: {attempts: []}}}}', 'containers.web.probes.liveness.attempts: must be a non-empty list of outcomes (success, failure, warning)'],
-    ['containers: {web: {probes: {livenes: {attempts: [success]}}}}', 'containers.web.probes.livenes: unknown field (expected one of liveness, readiness, startup)'],
+    ['containers: {web: {probes: {livenes: {attempts: [success]}}}}', 'containers.web.probes.livenes: unknown field (did you mean "liveness"?)'],
     ['containers: {web: {latency: fast}}', 'containers.web.latency: must be a number of seconds, 0 or more'],
     ['pod: {deleteAfter: soon}', 'pod.deleteAfter: must be a number of seconds, 0 or more'],
     ['kubelet: {startedAgo: 1, extra: 2}', 'kubelet.extra: unknown field (expected one of startedAgo)'],
     ['containers: [web]', 'containers: must be a mapping'],
-    ['podz: {}', 'podz: unknown field (expected one of containers, pod, kubelet)'],
+    ['podz: {}', 'podz: unknown field (did you mean "pod"?)'],
+    ['nodes: {}', 'nodes: unknown field (expected one of containers, pod, kubelet)'],
   ];
   for (const [text, error] of cases) assert.deepEqual(parseScenario(text), { ok: false, error }, text);
   const bad = parseScenario('containers: {web: [');
@@ -872,6 +886,8 @@ test('Scenario: defaults and a full file', () => {
     readyAfter: 45
     failAfter: 600
     exitAfter: 900
+    exitCode: 3
+    stopAfter: 2.5
     latency: 0.2
     probes:
       readiness: [{from: 30, outcome: success}, {from: 0, outcome: failure}]
@@ -886,6 +902,8 @@ kubelet: {startedAgo: 3}`);
           readyAfter: 45,
           failAfter: 600,
           exitAfter: 900,
+          exitCode: 3,
+          stopAfter: 2.5,
           latency: 0.2,
           probes: {
             readiness: {

@@ -231,3 +231,36 @@ test('W15: loops are independent: their own phases and periods on one clock', ()
   clock.advanceTo(40 * S);
   assert.equal(clock.pendingTimers, 0);
 });
+
+test('W3: a grid that starts at a fractional instant stays a grid: one probe per period, never a loop at one instant', () => {
+  // The editor plays a simulation's clock in steps of real time × speed, so grids start at
+  // instants such as 92996.81719405686 ms; `elapsed / period` then falls a hair short of a whole
+  // number on a tick, and the next tick used to be scheduled at that same instant, forever.
+  for (const [origin, period] of [
+    [92996.81719405686, 1000],
+    [118013.95241218913, 5000],
+    [84049.88137710911, 3000],
+  ] as const) {
+    const clock = new VirtualClock();
+    clock.advanceTo(origin);
+    let probes = 0;
+    const loop = new WorkerLoop(
+      {
+        doProbe(done) {
+          probes++;
+          assert.ok(probes <= 10_000, `a runaway loop (origin ${origin}, period ${period})`);
+          done(true);
+        },
+      },
+      { clock, periodMs: period, initialJitterMs: 0, onExit: () => {} },
+    ).start();
+    let played = 0;
+    for (let i = 0; i < 300; i++) {
+      const step = 6000 + ((i * 7919) % 700) / 100;
+      clock.advanceBy(step);
+      played += step;
+    }
+    loop.dispose();
+    assert.equal(probes, 1 + Math.floor(played / period), `origin ${origin}, period ${period}`);
+  }
+});

@@ -72,7 +72,7 @@ const FIXES: readonly FixCase[] = [
   {
     name: 'L20 joins the words after sh -c into one script',
     rule: 'L20',
-    title: 'Join the script into one argument',
+    title: 'Join the command into one script argument',
     before: 'livenessProbe:\n  exec: {command: [sh, -c, cat, /tmp/healthy]}',
     after: 'livenessProbe:\n  exec: {command: ["sh", "-c", "cat /tmp/healthy"]}',
     findingsBefore: ['L20'],

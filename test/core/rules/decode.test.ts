@@ -415,3 +415,30 @@ test('D02: command: "cat /tmp/x" is a type mismatch (runtime rule L20 disabled)'
   );
   assert.equal(textAt(yaml, f), '"cat /tmp/x"');
 });
+
+// Strategic-merge patch directives (kustomize patches, `kubectl patch`) are instructions, not fields.
+
+test('D01: $patch, $retainKeys, $setElementOrder/… and $deleteFromPrimitiveList/… are not unknown fields', () => {
+  // kubeflow's model-registry postgres overlay and gatekeeper's helmify patches, reduced.
+  const yaml = deployment(`$setElementOrder/env: [{name: A}]
+$deleteFromPrimitiveList/args: ["--verbose"]
+$retainKeys: [ports]
+ports:
+  - {containerPort: 8888, $patch: delete}
+env:
+  - {name: A, value: a, $patch: replace}
+livenessProbe:
+  $patch: replace
+  tcpSocket: {port: 8080}
+  failureTreshold: 5`);
+  assert.deepEqual(
+    findingsOf('D01', yaml).map((f) => f.message),
+    ['strict decoding error: unknown field "spec.template.spec.containers[0].livenessProbe.failureTreshold" (did you mean "failureThreshold"?)'],
+    'only the real misspelling',
+  );
+});
+
+test('D01: a probe the patch deletes ($patch: delete) is no probe: no P01 for its missing handler', () => {
+  const yaml = deployment('readinessProbe:\n  $patch: delete\nlivenessProbe:\n  tcpSocket: {port: 8080}');
+  assert.deepEqual(check(yaml).filter((f) => f.rule.startsWith('P') || f.rule.startsWith('D')), []);
+});

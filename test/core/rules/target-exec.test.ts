@@ -62,6 +62,21 @@ for (const [why, handler] of L07_SILENT) {
   });
 }
 
+// MetalLB's speaker, Calico's node, FRR: hostNetwork pods probing their own loopback.
+for (const host of ['127.0.0.1', 'localhost', '::1']) {
+  test(`L07: nothing for host ${host} in a hostNetwork pod: the node's loopback is the container's`, () => {
+    const yaml = podSpec(`hostNetwork: true\ncontainers:\n  - name: speaker\n    image: metallb/speaker\n    livenessProbe:\n      httpGet: {path: /metrics, port: 7472, host: "${host}"}`);
+    assert.deepEqual(findingsOf('L07', yaml), []);
+    assert.equal(findingsOf('L07', yaml.replace('hostNetwork: true', 'hostNetwork: false')).length, 1, 'without hostNetwork it is the node, not the container');
+  });
+}
+
+test('L07: a hostNetwork pod probing another machine or a Service name is still a warning', () => {
+  const yaml = (host: string) => podSpec(`hostNetwork: true\ncontainers:\n  - name: speaker\n    image: metallb/speaker\n    livenessProbe:\n      tcpSocket: {port: 7472, host: ${host}}`);
+  assert.equal(findingsOf('L07', yaml('10.0.0.5')).length, 1);
+  assert.equal(findingsOf('L07', yaml('my-svc.ns.svc')).length, 1);
+});
+
 // ---------------------------------------------------------------------------------------------
 // L09: duplicate Host header / names differing only by case (D.9, H2, H4)
 // ---------------------------------------------------------------------------------------------
@@ -137,9 +152,9 @@ const L19_WARNS: readonly [string, string, string, string?][] = [
   ['a redirect', `["echo", "ok", ">", "/tmp/x"]`, 'echo ok > /tmp/x'],
   ['$HOME', `["test", "-f", "$HOME/ready"]`, 'test -f $HOME/ready'],
   ['${HOME}', `["test", "-f", "\${HOME}/ready"]`, 'test -f ${HOME}/ready'],
-  ['backticks', '["test", "`cat /tmp/pid`", "-gt", "0"]', 'test `cat /tmp/pid` -gt 0'],
-  ['$(date +%s)', `["test", "$(date +%s)", "-gt", "0"]`, 'test $(date +%s) -gt 0'],
-  ['$(date) (no env var named date, so E5 leaves it verbatim)', `["echo", "$(date)"]`, 'echo $(date)'],
+  ['backticks', '["test", "`cat /tmp/pid`", "-gt", "0"]', 'test "`cat /tmp/pid`" -gt 0'],
+  ['$(date +%s)', `["test", "$(date +%s)", "-gt", "0"]`, 'test "$(date +%s)" -gt 0'],
+  ['$(date) (no env var named date, so E5 leaves it verbatim)', `["echo", "$(date)"]`, 'echo "$(date)"'],
   ['a glob', `["ls", "/tmp/*.ready"]`, 'ls /tmp/*.ready'],
 ];
 
@@ -238,6 +253,8 @@ const L20_FIRES: readonly [string, string, readonly string[]][] = [
   ['sh -c echo hi', `["sh", "-c", "echo", "hi"]`, ['sh', '-c', 'echo hi']],
   ['/bin/sh -ec (combined flags end in c)', `["/bin/sh", "-ec", "test", "-f", "/tmp/ready"]`, ['/bin/sh', '-ec', 'test -f /tmp/ready']],
   ['bash -c', `["bash", "-c", "cat", "/tmp/healthy"]`, ['bash', '-c', 'cat /tmp/healthy']],
+  ['sh -c -e (an option after -c)', `["sh", "-c", "-e", "grep", "-q", "ok|ready", "/tmp/status"]`, ['sh', '-c', '-e', "grep -q 'ok|ready' /tmp/status"]],
+  ['bash -o pipefail -c', `["bash", "-o", "pipefail", "-c", "test", "-f", "/tmp/ready"]`, ['bash', '-o', 'pipefail', '-c', 'test -f /tmp/ready']],
 ];
 
 for (const [name, command, joined] of L20_FIRES) {
@@ -267,6 +284,12 @@ test('L20: the fix replaces a block-style list with a valid flow list', () => {
 const L20_SILENT: readonly [string, string][] = [
   ['sh -c with one script', `["sh", "-c", "echo hi"]`],
   ['sh -ec with one script', `["sh", "-ec", "echo hi"]`],
+  // The PostgreSQL chart's form: -e after -c is an option, the script is the next argument.
+  ['sh -c -e with one script (options may follow -c)', `["/bin/sh", "-c", "-e", "exec pg_isready -U postgres -h 127.0.0.1 -p 5432"]`],
+  ['bash -c -- with one script', `["bash", "-c", "--", "echo hi"]`],
+  ['sh -o pipefail -c with one script', `["sh", "-o", "pipefail", "-c", "echo hi | cat"]`],
+  ['busybox sh -c with one script', `["busybox", "sh", "-c", "echo hi"]`],
+  ['a script that reads the arguments after it ($1, "$@")', `["sh", "-c", "test -f \\"$1\\"", "probe", "/tmp/ready"]`],
   ['sh running a script file with arguments', `["sh", "/probe.sh", "--fast", "x"]`],
   ['a non-shell program with -c', `["redis-cli", "-c", "ping", "x"]`],
 ];

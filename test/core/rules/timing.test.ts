@@ -137,21 +137,31 @@ for (const [name, blocks, fires] of L11_TABLE) {
   });
 }
 
-test('L11: the message gives both budgets', () => {
-  const [finding] = findingsOf('L11', probes(`startupProbe:\n  ${http()}\n  failureThreshold: 2`, `livenessProbe:\n  ${http()}\n  failureThreshold: 6`));
-  assert.match(finding?.message ?? '', /\b20 s\b/);
-  assert.match(finding?.message ?? '', /\b60 s\b/);
+test('L11: a startup budget shorter than liveness\'s is stricter, not protective: the message says so, with both', () => {
+  // MetalLB's controller: a startupProbe polling every second (d 1, f 3) beside a 40 s liveness.
+  const [finding] = findingsOf('L11', probes(`startupProbe:\n  ${http()}\n  initialDelaySeconds: 1\n  periodSeconds: 1`, `livenessProbe:\n  ${http()}\n  initialDelaySeconds: 10`));
+  assert.equal(
+    finding?.message,
+    'the startupProbe kills a container that has not started within 4 s, sooner than liveness alone would (40 s): it gives a slow start less time, not more; give it a failureThreshold that covers the slowest start',
+  );
+});
+
+test('L11: a startup budget equal to liveness\'s adds no time', () => {
+  const [finding] = findingsOf('L11', probes(`startupProbe:\n  ${http()}`, `livenessProbe:\n  ${http()}`));
+  assert.equal(finding?.message, "the startup budget (30 s) is the same as liveness's own: the startupProbe gives a slow start no more time than liveness alone would; raise its failureThreshold to cover the slowest start");
 });
 
 // ---------------------------------------------------------------------------------------------
-// L12: timeoutSeconds ≥ periodSeconds
+// L12: timeoutSeconds > periodSeconds (W3: a tick missed while an attempt runs is kept, so
+// timeoutSeconds == periodSeconds still fails its threshold after f × p)
 // ---------------------------------------------------------------------------------------------
 
 const L12_TABLE: readonly [string, string, string | undefined][] = [
-  ['L12: fires when timeout equals period (10 = 10)', `livenessProbe:\n  ${http()}\n  timeoutSeconds: 10\n  periodSeconds: 10`, 'spec.containers[0].livenessProbe.timeoutSeconds'],
-  ['L12: fires when timeout exceeds the default period (15 ≥ 10)', `readinessProbe:\n  ${http()}\n  timeoutSeconds: 15`, 'spec.containers[0].readinessProbe.timeoutSeconds'],
-  ['L12: fires on a startup probe too', `startupProbe:\n  ${http()}\n  timeoutSeconds: 5\n  periodSeconds: 5\n  failureThreshold: 30`, 'spec.containers[0].startupProbe.timeoutSeconds'],
-  ['L12: fires when period 1 meets the default timeout 1 (pointing at periodSeconds)', `livenessProbe:\n  ${http()}\n  periodSeconds: 1`, 'spec.containers[0].livenessProbe.periodSeconds'],
+  ['L12: nothing when timeout equals period (10 = 10): ticks coalesce, the window stays f × p', `livenessProbe:\n  ${http()}\n  timeoutSeconds: 10\n  periodSeconds: 10`, undefined],
+  ['L12: nothing for periodSeconds: 1 with the default (and least) timeout of 1', `livenessProbe:\n  ${http()}\n  periodSeconds: 1`, undefined],
+  ['L12: fires when timeout exceeds the default period (15 > 10)', `readinessProbe:\n  ${http()}\n  timeoutSeconds: 15`, 'spec.containers[0].readinessProbe.timeoutSeconds'],
+  ['L12: fires on a startup probe too', `startupProbe:\n  ${http()}\n  timeoutSeconds: 6\n  periodSeconds: 5\n  failureThreshold: 30`, 'spec.containers[0].startupProbe.timeoutSeconds'],
+  ['L12: fires when period 1 meets a timeout of 2 (pointing at timeoutSeconds)', `livenessProbe:\n  ${http()}\n  periodSeconds: 1\n  timeoutSeconds: 2`, 'spec.containers[0].livenessProbe.timeoutSeconds'],
   ['L12: nothing for the defaults (1 < 10)', `livenessProbe:\n  ${http()}`, undefined],
   ['L12: nothing for timeoutSeconds: 0 (defaulted to 1)', `livenessProbe:\n  ${http()}\n  timeoutSeconds: 0\n  periodSeconds: 2`, undefined],
   ['L12: nothing for timeout 9 < period 10', `livenessProbe:\n  ${http()}\n  timeoutSeconds: 9\n  periodSeconds: 10`, undefined],
@@ -168,6 +178,16 @@ for (const [name, block, path] of L12_TABLE) {
   });
 }
 
+test('L12: the message gives the stretched window with its numbers, in the words of what the kubelet does', () => {
+  const [liveness] = findingsOf('L12', probes(`livenessProbe:\n  ${http()}\n  timeoutSeconds: 5\n  periodSeconds: 2`));
+  assert.equal(
+    liveness?.message,
+    'timeoutSeconds (5) is longer than periodSeconds (2): while an attempt hangs, the ticks it misses collapse into one and the next attempt starts as it times out, so hanging attempts come every 5 s and the kubelet restarts the container after about 3 × 5 = 15 s of failures, not 3 × 2 = 6 s',
+  );
+  const [readiness] = findingsOf('L12', probes(`readinessProbe:\n  ${http()}\n  timeoutSeconds: 15\n  failureThreshold: 2`));
+  assert.match(readiness?.message ?? '', /the kubelet marks it unready after about 2 × 15 = 30 s of failures, not 2 × 10 = 20 s$/);
+});
+
 // ---------------------------------------------------------------------------------------------
 // L13 / L14: liveness vs readiness on the same endpoint
 // ---------------------------------------------------------------------------------------------
@@ -183,7 +203,7 @@ const L13_L14_TABLE: readonly [string, string[], 'L13' | 'L14' | undefined][] = 
   ['L14: identical gRPC probes', [`livenessProbe:\n  grpc: {port: 9090}`, `readinessProbe:\n  grpc: {port: 9090}`], 'L14'],
   ['L13: same endpoint and budget but another initialDelaySeconds → L13 (30 ≤ 30)', [`livenessProbe:\n  ${http()}\n  initialDelaySeconds: 5`, `readinessProbe:\n  ${http()}`], 'L13'],
   ['L13: named port vs the same number, liveness less tolerant (30 ≤ 60)', [withHttpPort, `livenessProbe:\n  ${http('http')}`, `readinessProbe:\n  ${http(8080)}\n  failureThreshold: 6`], 'L13'],
-  ['L13: liveness 3 × 10 = 30 vs readiness 1 × 30 = 30 (equal budgets fire)', [`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}\n  failureThreshold: 1\n  periodSeconds: 30`], 'L13'],
+  ['L13: liveness 3 × 10 = 30 vs readiness 1 × 30 = 30 (equal windows fire too)', [`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}\n  failureThreshold: 1\n  periodSeconds: 30`], 'L13'],
   ['L13: same tcpSocket port, liveness less tolerant', [`livenessProbe:\n  tcpSocket: {port: 5432}\n  periodSeconds: 5`, `readinessProbe:\n  tcpSocket: {port: 5432}`], 'L13'],
   ['L13: nothing when liveness is more tolerant (6 × 10 > 3 × 10) — the docs\' recommendation', [`livenessProbe:\n  ${http()}\n  failureThreshold: 6`, `readinessProbe:\n  ${http()}`], undefined],
   ['L13: nothing for a different path (a different endpoint)', [`livenessProbe:\n  ${http(8080, '/livez')}`, `readinessProbe:\n  ${http(8080, '/readyz')}`], undefined],
@@ -215,10 +235,20 @@ test('L14: different headers on the same endpoint are not fully identical (L13 i
   assert.equal(findingsOf('L13', yaml).length, 1);
 });
 
-test('L13: the message gives both tolerances', () => {
+test('L13: liveness less tolerant: restarted before it is taken out of rotation, with both windows', () => {
   const [finding] = findingsOf('L13', probes(withHttpPort, `livenessProbe:\n  ${http('http')}`, `readinessProbe:\n  ${http(8080)}\n  failureThreshold: 6`));
-  assert.match(finding?.message ?? '', /\b30 s\b/);
-  assert.match(finding?.message ?? '', /\b60 s\b/);
+  assert.equal(
+    finding?.message,
+    'liveness and readiness probe the same endpoint, and liveness gives up after 30 s of failures while readiness takes 60 s: an overloaded container is restarted before it is taken out of rotation; give liveness a higher failureThreshold',
+  );
+});
+
+test('L13: equal windows: taken out of rotation and restarted at about the same moment (not "before")', () => {
+  const [finding] = findingsOf('L13', probes(`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}\n  failureThreshold: 1\n  periodSeconds: 30`));
+  assert.equal(
+    finding?.message,
+    'liveness and readiness probe the same endpoint and both give up after 30 s of failures: an overloaded container is taken out of rotation and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold',
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -232,6 +262,11 @@ test('L15: a startupProbe without a livenessProbe is info on the startupProbe', 
   assert.equal(finding?.severity, 'info');
   assert.equal(finding?.path, 'spec.containers[0].startupProbe');
   assert.equal(finding && textAt(yaml, finding), 'startupProbe');
+  // K2: a failing startupProbe does kill; what is missing is a check after start-up.
+  assert.equal(
+    finding?.message,
+    'a startupProbe without a livenessProbe: a container that does not start within 300 s is killed and restarted, but once it has started nothing checks it again, so a hang after start-up is never restarted; add a livenessProbe if the app can hang',
+  );
 });
 
 test('L15: nothing when a livenessProbe is there too', () => {

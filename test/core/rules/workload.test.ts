@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { checkTexts } from '../../../src/core/check';
+import { IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
 import { check, findingsOf, indent, podSpec, podWith, textAt } from '../../helpers/manifests';
 
 /** A one-container pod spec (fields under `spec:` of the pod) wrapped in the given workload kind. */
@@ -77,7 +79,7 @@ for (const kind of ['Job', 'CronJob']) {
     assert.equal(finding.severity, 'warning');
     assert.equal(finding.path, `${PREFIX[kind]}.containers[0].readinessProbe`);
     assert.equal(textAt(yaml, finding), 'readinessProbe');
-    assert.match(finding.message, new RegExp(kind));
+    assert.match(finding.message, new RegExp(`on a ${kind}'s container`));
   });
 }
 
@@ -89,6 +91,95 @@ for (const kind of ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet']) {
 
 test('L17: nothing for a Job container with only a liveness probe', () => {
   assert.deepEqual(findingsOf('L17', workload('Job', `restartPolicy: OnFailure\n${container(`livenessProbe:\n  ${tcp}`)}`)), []);
+});
+
+/** knative-serving's default-domain Job, reduced: a Service in the same file sends it traffic. */
+const DEFAULT_DOMAIN_JOB = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: default-domain
+  namespace: knative-serving
+spec:
+  template:
+    metadata:
+      labels:
+        app: "default-domain"
+    spec:
+      containers:
+      - name: default-domain
+        image: ko://knative.dev/serving/cmd/default-domain
+        ports:
+        - name: http
+          containerPort: 8080
+        readinessProbe:
+          httpGet:
+            port: 8080
+      restartPolicy: Never
+`;
+const service = (selector: string, namespace = 'knative-serving') => `apiVersion: v1
+kind: Service
+metadata:
+  name: default-domain-service
+  namespace: ${namespace}
+spec:
+  selector:
+${indent(selector, 4)}
+  ports:
+  - {name: http, port: 80, targetPort: 8080}
+`;
+
+test('L17: nothing when a Service in the same file selects the Job\'s pods: readiness routes its traffic', () => {
+  assert.deepEqual(findingsOf('L17', `${DEFAULT_DOMAIN_JOB}---\n${service('app: default-domain')}`), []);
+  assert.deepEqual(findingsOf('L17', `${service('app: default-domain')}---\n${DEFAULT_DOMAIN_JOB}`), [], 'before or after the Job');
+});
+
+test('L17: a Service may select the labels the Job controller adds (job-name, batch.kubernetes.io/job-name)', () => {
+  assert.deepEqual(findingsOf('L17', `${DEFAULT_DOMAIN_JOB}---\n${service('job-name: default-domain')}`), []);
+  assert.deepEqual(findingsOf('L17', `${DEFAULT_DOMAIN_JOB}---\n${service('batch.kubernetes.io/job-name: default-domain')}`), []);
+});
+
+const L17_STILL_FIRES: readonly [string, string][] = [
+  ['a Service selecting other labels', service('app: other')],
+  ['a Service whose selector asks for a label the pods lack too', service('app: default-domain\ntier: web')],
+  ['a Service in another namespace', service('app: default-domain', 'default')],
+  ['a Service with an empty selector (it selects nothing by itself)', service('{}')],
+];
+
+for (const [why, other] of L17_STILL_FIRES) {
+  test(`L17: still a warning with ${why}`, () => {
+    const [finding] = findingsOf('L17', `${DEFAULT_DOMAIN_JOB}---\n${other}`);
+    assert.equal(
+      finding?.message,
+      "a readinessProbe on a Job's container, and no Service among the manifests checked selects its pods: readiness only decides which pods a Service sends traffic to, so here it decides nothing and only costs probes",
+    );
+  });
+}
+
+test('L17: a Service in another file checked at the same time counts (check k8s/*.yaml)', () => {
+  const [job, svc] = checkTexts(
+    [
+      { file: 'job.yaml', text: DEFAULT_DOMAIN_JOB },
+      { file: 'service.yaml', text: service('app: default-domain') },
+    ],
+    {},
+  );
+  assert.deepEqual(job?.filter((f) => f.rule === 'L17'), []);
+  assert.deepEqual(svc, []);
+  assert.equal(findingsOf('L17', DEFAULT_DOMAIN_JOB).length, 1, 'alone, the Job file gets L17');
+});
+
+test('L17: the editor sees Services of its other open manifests, and of the other documents of the file, as a whole check does', () => {
+  const checker = new IncrementalChecker('job.yaml');
+  const settings = { disabledRules: new Set<string>(), context: { minorVersion: 33 } };
+  const alone = checker.check(DEFAULT_DOMAIN_JOB, settings);
+  assert.deepEqual(alone.findings.map((f) => f.rule), ['L17']);
+  assert.deepEqual(checker.check(DEFAULT_DOMAIN_JOB, settings, [{ selector: { app: 'default-domain' } }]).findings, []);
+  const withService = `${DEFAULT_DOMAIN_JOB}---\n${service('app: default-domain')}`;
+  const snapshot = checker.check(withService, settings);
+  assert.deepEqual(snapshot.findings, []);
+  assert.deepEqual(snapshot.services, [{ name: 'default-domain-service', namespace: 'knative-serving', selector: { app: 'default-domain' } }]);
+  assert.equal(checker.check(withService.replace('app: default-domain\n  ports', 'app: gone\n  ports'), settings).chunksRead, 1, 'only the Service was re-read');
+  assert.deepEqual(checker.check(withService.replace('app: default-domain\n  ports', 'app: gone\n  ports'), settings).findings.map((f) => f.rule), ['L17'], '…and the Job got its finding back');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -113,6 +204,13 @@ for (const [name, kind, policy, fires] of L29_TABLE) {
     );
   });
 }
+
+test('L29: the message says what follows: a Pod fails for good, a Job replaces it within its backoffLimit', () => {
+  const message = (kind: string) => findingsOf('L29', workload(kind, `restartPolicy: Never\n${container(`livenessProbe:\n  ${tcp}`)}`))[0]?.message;
+  assert.equal(message('Pod'), 'with restartPolicy: Never a liveness failure kills this container and it is never restarted: the pod fails for good');
+  assert.equal(message('Job'), 'with restartPolicy: Never a liveness failure kills this container and it is never restarted: the pod fails, and the Job starts a new pod only while its backoffLimit allows');
+  assert.equal(message('CronJob'), "with restartPolicy: Never a liveness failure kills this container and it is never restarted: the pod fails, and the CronJob's Job starts a new pod only while its backoffLimit allows");
+});
 
 test('L29: nothing for a Deployment (restartPolicy defaults to Always)', () => {
   assert.deepEqual(findingsOf('L29', workload('Deployment', container(`livenessProbe:\n  ${tcp}`))), []);

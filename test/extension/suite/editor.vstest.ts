@@ -65,3 +65,23 @@ test('an edit in one document of twenty re-reads only that document', async () =
   assert.equal(api.models.chunksRead - before, 1, 'one chunk read for the edit');
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 });
+
+test('L17 looks across the open manifests: a Service opened in another editor clears the Job\'s warning, closing it brings it back', async () => {
+  await activateProbeLens();
+  const job = await vscode.workspace.openTextDocument({
+    language: 'yaml',
+    content: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: default-domain\nspec:\n  template:\n    metadata:\n      labels: {app: default-domain}\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: default-domain\n          image: x\n          readinessProbe:\n            httpGet: {path: /, port: 8080}\n',
+  });
+  await vscode.window.showTextDocument(job, { preview: false });
+  const rules = () => probeLensDiagnostics(job.uri).map(ruleId).join();
+  await waitFor(() => rules() === 'L17', 10_000, () => `L17 on the Job alone (saw ${rules() || 'none'})`);
+  // No `containers` in it: read for its Services only, and given no diagnostics of its own.
+  const service = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: default-domain\nspec:\n  selector: {app: default-domain}\n  ports: [{port: 80}]\n' });
+  await vscode.window.showTextDocument(service, { preview: false });
+  await waitFor(() => rules() === '', 10_000, () => `L17 to clear once the Service is open (saw ${rules()})`);
+  assert.deepEqual(probeLensDiagnostics(service.uri), []);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  await waitFor(() => rules() === 'L17', 10_000, () => `L17 back once the Service is closed (saw ${rules() || 'none'})`);
+  await vscode.window.showTextDocument(job, { preview: false });
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+});

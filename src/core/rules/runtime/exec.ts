@@ -1,11 +1,10 @@
 import type { ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
 import type { Fix, ProbeRule } from '../types';
+import { isShellProgram, parseShellInvocation, shellWord, usesPositionalParameters } from './shellInvocation';
 
 /** exec probes run their argv directly, with no shell (validation-rules.md §A.6, §D 19–21; kubelet-probes.md E1). */
 const runtime = { scope: 'probe', category: 'runtime' } as const;
-
-const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh', 'mksh', 'busybox', 'cmd', 'cmd.exe', 'powershell', 'pwsh']);
 
 /** Shell syntax that means nothing to a program receiving it as an argument. */
 const SHELL_SYNTAX: readonly { readonly pattern: RegExp; readonly what: string }[] = [
@@ -20,12 +19,13 @@ const SHELL_SYNTAX: readonly { readonly pattern: RegExp; readonly what: string }
 export const L19: ProbeRule = {
   ...runtime,
   id: 'L19',
-  severity: 'warning',
-  title: 'Shell syntax in an exec command without a shell: pipes, &&, redirects, $VAR and globs do nothing.',
+  severity: 'error',
+  alsoReports: { severity: 'warning', when: 'for shell syntax in one of several arguments, which may be meant literally' },
+  title: 'An exec command written like a shell line: a whole line as one argument never runs; pipes, &&, $VAR and globs do nothing.',
   reference: 'validation-rules.md §A.6, §D.19; kubelet-probes.md E1',
   check(probe) {
     const command = execCommand(probe);
-    if (!command || command.length === 0 || isShell(command[0])) return [];
+    if (!command || command.length === 0 || isShellProgram(command)) return [];
     const path = `${probe.path}.exec.command`;
     const range = probeRange(probe, 'exec.command');
     const fix = wrapInShell(command, range);
@@ -34,7 +34,6 @@ export const L19: ProbeRule = {
         {
           path,
           range,
-          severity: 'error',
           message: `the whole line "${command[0]}" is a single argument: the runtime looks for a program literally named that, so every attempt fails; split it into a list, or run it with ["sh", "-c", …]`,
           fix,
         },
@@ -46,7 +45,7 @@ export const L19: ProbeRule = {
       const unexpanded = argument.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole, name: string) => (declared.has(name) ? '' : whole));
       const syntax = SHELL_SYNTAX.find((s) => s.pattern.test(unexpanded));
       if (syntax) {
-        return [{ path, range, message: `"${argument}" is ${syntax.what}, but exec probes run "${command[0]}" directly, with no shell: it is passed as a literal argument; run it with ["sh", "-c", …]`, fix }];
+        return [{ path, range, severity: 'warning', message: `"${argument}" is ${syntax.what}, but exec probes run "${command[0]}" directly, with no shell: it is passed as a literal argument; run it with ["sh", "-c", …]`, fix }];
       }
     }
     return [];
@@ -61,18 +60,20 @@ export const L20: ProbeRule = {
   reference: 'validation-rules.md §D.20',
   check(probe) {
     const command = execCommand(probe);
-    if (!command || !isShell(command[0]) || !isDashC(command[1]) || command.length <= 3) return [];
+    const scriptIndex = command && parseShellInvocation(command)?.scriptIndex;
+    if (!command || scriptIndex === undefined || scriptIndex >= command.length - 1) return [];
+    const script = command[scriptIndex] as string;
+    const after = command.slice(scriptIndex + 1);
+    // `sh -c 'echo "$1"' probe value` hands the script its arguments on purpose.
+    if (usesPositionalParameters(script)) return [];
     const range = probeRange(probe, 'exec.command');
-    const script = command.slice(2).join(' ');
+    const joined = [script, ...after.map(shellWord)].join(' ');
     return [
       {
         path: `${probe.path}.exec.command`,
         range,
-        message: `only "${command[2]}" is the script; ${command
-          .slice(3)
-          .map((a) => JSON.stringify(a))
-          .join(', ')} become $0, $1, … of it: put the whole script in one string`,
-        fix: { title: 'Join the script into one argument', edits: [{ range, newText: flowList([...command.slice(0, 2), script]) }] },
+        message: `only "${script}" is the script; ${after.map((a) => JSON.stringify(a)).join(', ')} become its $0, $1, … and are never run: put the whole command in one string`,
+        fix: { title: 'Join the command into one script argument', edits: [{ range, newText: flowList([...command.slice(0, scriptIndex), joined]) }] },
       },
     ];
   },
@@ -111,24 +112,11 @@ function execCommand(probe: ProbeModel): readonly string[] | undefined {
   return handler?.type === 'exec' ? handler.command : undefined;
 }
 
-function isShell(program: string | undefined): boolean {
-  return program !== undefined && SHELLS.has(program.split('/').pop() ?? program);
-}
-
-/** `-c`, and combined flags ending in c such as `-ec` or `-xc`. */
-function isDashC(argument: string | undefined): boolean {
-  return argument !== undefined && /^-[a-z]*c$/.test(argument);
-}
-
 function wrapInShell(command: readonly string[], range: ProbeModel['keyRange']): Fix {
   // A lone element is the line as the user meant it; several elements were separate arguments,
-  // so one holding spaces is quoted to stay one argument.
-  const script = command.length === 1 ? (command[0] as string) : command.map(quoteForShell).join(' ');
+  // each kept one word (shell operators among them stay operators).
+  const script = command.length === 1 ? (command[0] as string) : command.map(shellWord).join(' ');
   return { title: 'Run it with sh -c', edits: [{ range, newText: flowList(['sh', '-c', script]) }] };
-}
-
-function quoteForShell(argument: string): string {
-  return /\s/.test(argument) && !SHELL_SYNTAX.some((s) => s.pattern.test(argument)) ? `'${argument.replace(/'/g, `'\\''`)}'` : argument;
 }
 
 /** A YAML flow sequence whose strings are JSON-quoted (JSON strings are valid YAML). */

@@ -14,14 +14,20 @@ export const L07: ProbeRule = {
   check(probe) {
     const handler = probe.effective.handler;
     if ((handler?.type !== 'httpGet' && handler?.type !== 'tcpSocket') || !handler.host) return [];
+    // With hostNetwork the pod is in the node's network namespace: the node's loopback is the container's.
+    if (probe.container.pod.hostNetwork && isLoopback(handler.host)) return [];
     const relative = `${handler.type}.host`;
     const header = handler.type === 'httpGet' ? ' Leave host empty (the pod IP) and, if the app routes by name, set a Host header in httpHeaders.' : ' Leave host empty to probe the pod IP.';
     return [{ path: `${probe.path}.${relative}`, range: probeRange(probe, relative), message: hostProblem(handler.host) + header }];
   },
 };
 
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host.startsWith('127.') || host === '::1';
+}
+
 function hostProblem(host: string): string {
-  if (host === 'localhost' || host.startsWith('127.') || host === '::1') {
+  if (isLoopback(host)) {
     return `host "${host}" is the node itself: the kubelet runs on the node, so this probes the node's loopback, not the container.`;
   }
   if (isIP(host)) return `host "${host}" is a fixed address: the probe checks that machine, not this container.`;

@@ -1,5 +1,5 @@
 import { startupBudgetSeconds } from '../../analysis/timing';
-import { PROBE_FIELDS } from '../../manifest';
+import { PROBE_FIELDS, type PodSpecModel, type ServiceModel } from '../../manifest';
 import { containerRange } from '../locate';
 import { type ContainerRule, type Issue, PROBING_CONTAINERS } from '../types';
 
@@ -11,15 +11,34 @@ export const L17: ContainerRule = {
   kinds: ['regular'],
   id: 'L17',
   severity: 'warning',
-  title: "A readiness probe on a Job's or CronJob's container routes nothing; it only costs probes.",
+  title: "A readiness probe on a Job's or CronJob's container that no Service selects: it routes nothing and only costs probes.",
   reference: 'validation-rules.md §D.17',
-  check(container) {
+  acrossDocuments: true,
+  check(container, context) {
     const readiness = container.probe('readiness');
-    const kind = container.pod.objectKind;
-    if (!readiness || (kind !== 'Job' && kind !== 'CronJob')) return [];
-    return [{ path: readiness.path, range: readiness.keyRange, message: `a readinessProbe on a ${kind}'s container: batch pods are rarely behind a Service, so readiness decides nothing here and only costs probes` }];
+    const pod = container.pod;
+    if (!readiness || (pod.objectKind !== 'Job' && pod.objectKind !== 'CronJob')) return [];
+    // Readiness decides whether a Service sends a pod traffic: with a Service selecting the
+    // Job's pods, it does its usual work.
+    if ((context.services ?? []).some((service) => selects(service, pod))) return [];
+    return [
+      {
+        path: readiness.path,
+        range: readiness.keyRange,
+        message: `a readinessProbe on a ${pod.objectKind}'s container, and no Service among the manifests checked selects its pods: readiness only decides which pods a Service sends traffic to, so here it decides nothing and only costs probes`,
+      },
+    ];
   },
 };
+
+/** A Service sends traffic to a pod when its selector is non-empty and every pair is among the pod's labels, in the same namespace. */
+function selects(service: ServiceModel, pod: PodSpecModel): boolean {
+  const pairs = Object.entries(service.selector);
+  if (pairs.length === 0 || !pod.podLabels) return false;
+  // A namespace written on only one side is decided at apply time: give it the benefit of the doubt.
+  if (service.namespace && pod.objectNamespace && service.namespace !== pod.objectNamespace) return false;
+  return pairs.every(([key, value]) => pod.podLabels?.[key] === value);
+}
 
 export const L29: ContainerRule = {
   ...runtime,
@@ -31,7 +50,9 @@ export const L29: ContainerRule = {
   check(container) {
     const liveness = container.probe('liveness');
     if (!liveness || container.pod.restartPolicy !== 'Never') return [];
-    return [{ path: liveness.path, range: liveness.keyRange, message: 'with restartPolicy: Never a liveness failure kills this container and it is never restarted: the pod fails for good' }];
+    const kind = container.pod.objectKind;
+    const after = kind === 'Job' || kind === 'CronJob' ? `the pod fails, and the ${kind === 'Job' ? 'Job' : "CronJob's Job"} starts a new pod only while its backoffLimit allows` : 'the pod fails for good';
+    return [{ path: liveness.path, range: liveness.keyRange, message: `with restartPolicy: Never a liveness failure kills this container and it is never restarted: ${after}` }];
   },
 };
 

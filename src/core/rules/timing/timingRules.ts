@@ -35,7 +35,7 @@ export const L11: ContainerRule = {
   ...containerTiming,
   id: 'L11',
   severity: 'warning',
-  title: 'The startupProbe budget is no longer than liveness alone would allow, or shorter than 10 s.',
+  title: 'The startupProbe gives a slow start no more time than liveness alone would, or less than 10 s.',
   reference: 'validation-rules.md §C (B_start), §D.11',
   check(container) {
     const startup = container.probe('startup');
@@ -43,8 +43,12 @@ export const L11: ContainerRule = {
     const budget = startupBudgetSeconds(startup.effective);
     const liveness = container.probe('liveness');
     const issue = (message: string): Issue[] => [{ path: startup.path, range: startup.keyRange, message }];
-    if (liveness && budget <= livenessKillSeconds(liveness.effective)) {
-      return issue(`the startup budget (${budget} s) is no longer than liveness's own (${livenessKillSeconds(liveness.effective)} s), so the startupProbe protects nothing: raise its failureThreshold to cover the slowest start`);
+    const alone = liveness && livenessKillSeconds(liveness.effective);
+    if (alone !== undefined && budget < alone) {
+      return issue(`the startupProbe kills a container that has not started within ${budget} s, sooner than liveness alone would (${alone} s): it gives a slow start less time, not more; give it a failureThreshold that covers the slowest start`);
+    }
+    if (alone !== undefined && budget === alone) {
+      return issue(`the startup budget (${budget} s) is the same as liveness's own: the startupProbe gives a slow start no more time than liveness alone would; raise its failureThreshold to cover the slowest start`);
     }
     if (budget < MIN_STARTUP_BUDGET_SECONDS) return issue(`the startup budget is only ${budget} s (initialDelaySeconds + failureThreshold × periodSeconds): a slow start gets the container killed`);
     return [];
@@ -56,17 +60,20 @@ export const L12: ProbeRule = {
   scope: 'probe',
   id: 'L12',
   severity: 'warning',
-  title: 'timeoutSeconds ≥ periodSeconds: attempts run back to back and the configured budget no longer holds.',
+  title: 'timeoutSeconds > periodSeconds: hanging attempts run back to back and stretch the failure window to about failureThreshold × timeoutSeconds.',
   reference: 'validation-rules.md §C, §D.12; kubelet-probes.md W3',
   check(probe) {
-    const { timeoutSeconds, periodSeconds } = probe.effective;
-    if (timeoutSeconds < periodSeconds || periodSeconds < 0 || timeoutSeconds < 0) return [];
+    const { timeoutSeconds, periodSeconds, failureThreshold } = probe.effective;
+    // timeoutSeconds == periodSeconds is harmless: a tick missed while an attempt runs is kept
+    // (W3), so the next attempt starts as the slow one ends and f failures still take f × p.
+    if (timeoutSeconds <= periodSeconds || periodSeconds <= 0 || failureThreshold <= 0) return [];
     const field = probe.locate('timeoutSeconds') ? 'timeoutSeconds' : 'periodSeconds';
+    const act = probe.type === 'readiness' ? 'marks it unready' : probe.type === 'liveness' ? 'restarts the container' : 'gives up on the start-up';
     return [
       {
         path: `${probe.path}.${field}`,
         range: probeRange(probe, field),
-        message: `timeoutSeconds (${timeoutSeconds}) ≥ periodSeconds (${periodSeconds}): a hanging attempt lasts a whole period, ticks pile up and failureThreshold × periodSeconds no longer tells how long the probe tolerates failure`,
+        message: `timeoutSeconds (${timeoutSeconds}) is longer than periodSeconds (${periodSeconds}): while an attempt hangs, the ticks it misses collapse into one and the next attempt starts as it times out, so hanging attempts come every ${timeoutSeconds} s and the kubelet ${act} after about ${failureThreshold} × ${timeoutSeconds} = ${failureThreshold * timeoutSeconds} s of failures, not ${failureThreshold} × ${periodSeconds} = ${failureThreshold * periodSeconds} s`,
       },
     ];
   },
@@ -76,7 +83,7 @@ export const L13: ContainerRule = {
   ...containerTiming,
   id: 'L13',
   severity: 'warning',
-  title: 'On the same endpoint, liveness gives up no later than readiness: restarted before taken out of rotation.',
+  title: 'On the same endpoint, liveness gives up no later than readiness: restarted before (or as) it is taken out of rotation.',
   reference: 'validation-rules.md §C, §D.13',
   check(container) {
     const pair = sameEndpointPair(container);
@@ -84,13 +91,11 @@ export const L13: ContainerRule = {
     const live = toleranceSeconds(pair.liveness.effective);
     const ready = toleranceSeconds(pair.readiness.effective);
     if (live > ready) return [];
-    return [
-      {
-        path: pair.liveness.path,
-        range: pair.liveness.keyRange,
-        message: `liveness and readiness probe the same endpoint, and liveness gives up after ${live} s while readiness takes ${ready} s: an overloaded container is restarted before it is even taken out of rotation; give liveness a higher failureThreshold`,
-      },
-    ];
+    const message =
+      live === ready
+        ? `liveness and readiness probe the same endpoint and both give up after ${live} s of failures: an overloaded container is taken out of rotation and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold`
+        : `liveness and readiness probe the same endpoint, and liveness gives up after ${live} s of failures while readiness takes ${ready} s: an overloaded container is restarted before it is taken out of rotation; give liveness a higher failureThreshold`;
+    return [{ path: pair.liveness.path, range: pair.liveness.keyRange, message }];
   },
 };
 
@@ -117,12 +122,18 @@ export const L15: ContainerRule = {
   ...containerTiming,
   id: 'L15',
   severity: 'info',
-  title: 'A startupProbe without a livenessProbe only delays readiness (often a leftover).',
-  reference: 'validation-rules.md §D.15',
+  title: 'A startupProbe without a livenessProbe: once the container has started, nothing restarts it if it hangs.',
+  reference: 'validation-rules.md §D.15; kubelet-probes.md K2, W9',
   check(container) {
     const startup = container.probe('startup');
     if (!startup || container.probe('liveness')) return [];
-    return [{ path: startup.path, range: startup.keyRange, message: 'a startupProbe without a livenessProbe protects nothing from being killed: it only holds back readiness until it succeeds; is the livenessProbe missing?' }];
+    return [
+      {
+        path: startup.path,
+        range: startup.keyRange,
+        message: `a startupProbe without a livenessProbe: a container that does not start within ${startupBudgetSeconds(startup.effective)} s is killed and restarted, but once it has started nothing checks it again, so a hang after start-up is never restarted; add a livenessProbe if the app can hang`,
+      },
+    ];
   },
 };
 

@@ -1,0 +1,49 @@
+import { isMap, isSeq } from 'yaml';
+import type { ServiceModel, UncheckedWorkload } from './model';
+import { apiGroupOf, scalarString, stringMap } from './workloads';
+import type { ValueNode, YamlNavigator } from './yamlNavigator';
+
+/** The document's core Services (`v1`), each item of a List included. */
+export function findServices(nav: YamlNavigator, root: ValueNode | null): ServiceModel[] {
+  return objectsOf(nav, root).flatMap(({ node, depth }) => {
+    if (scalarString(nav.get(node, 'kind', depth)?.value ?? null) !== 'Service' || apiGroupOf(nav, node, depth) !== '') return [];
+    const metadata = nav.get(node, 'metadata', depth)?.value ?? null;
+    const name = scalarString(nav.get(metadata, 'name', depth + 1)?.value ?? null);
+    const namespace = scalarString(nav.get(metadata, 'namespace', depth + 1)?.value ?? null);
+    const spec = nav.get(node, 'spec', depth)?.value ?? null;
+    const selector = stringMap(nav, nav.get(spec, 'selector', depth + 1)?.value ?? null, depth + 2) ?? {};
+    return [{ ...(name !== undefined ? { name } : {}), ...(namespace ? { namespace } : {}), selector }];
+  });
+}
+
+/**
+ * Pod templates whose probes another component runs: a Knative Service's (or Configuration's)
+ * containers are probed by the queue-proxy beside them, which re-implements probing with its own
+ * rules (an aggressive readiness poll, the user port only). Only those that set a probe matter.
+ */
+const QUEUE_PROXY_KINDS = new Set(['Service', 'Configuration']);
+
+export function findUncheckedWorkload(nav: YamlNavigator, root: ValueNode | null): UncheckedWorkload | undefined {
+  for (const { node, depth } of objectsOf(nav, root)) {
+    const kind = scalarString(nav.get(node, 'kind', depth)?.value ?? null);
+    if (kind === undefined || !QUEUE_PROXY_KINDS.has(kind) || apiGroupOf(nav, node, depth) !== 'serving.knative.dev') continue;
+    const template = nav.get(nav.get(node, 'spec', depth)?.value ?? null, 'template', depth + 1)?.value ?? null;
+    const containers = nav.get(nav.get(template, 'spec', depth + 2)?.value ?? null, 'containers', depth + 3)?.value ?? null;
+    if (!isSeq(containers)) continue;
+    const probed = nav.items(containers, depth + 4).some((c) => isMap(c) && ['livenessProbe', 'readinessProbe', 'startupProbe'].some((p) => nav.get(c, p, depth + 5) !== undefined));
+    if (!probed || node === null) continue;
+    const apiVersion = scalarString(nav.get(node, 'apiVersion', depth)?.value ?? null) ?? '';
+    return { kind, apiVersion, range: nav.rangeOf(node) };
+  }
+  return undefined;
+}
+
+/** The document's object, or each item of a List. */
+function objectsOf(nav: YamlNavigator, root: ValueNode | null): { node: ValueNode | null; depth: number }[] {
+  const kind = scalarString(nav.get(root, 'kind', 0)?.value ?? null);
+  if (kind?.endsWith('List')) {
+    const items = nav.get(root, 'items', 0)?.value ?? null;
+    return isSeq(items) ? nav.items(items, 1).map((node) => ({ node, depth: 2 })) : [];
+  }
+  return [{ node: root, depth: 0 }];
+}
