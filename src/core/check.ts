@@ -1,5 +1,5 @@
-import { DEFAULT_MINOR_VERSION, type Manifest, type ManifestLimits, parseManifest } from './manifest';
-import { checkAcrossDocuments, checkEachDocument, compareFindings, type RunOptions } from './rules/run';
+import { DEFAULT_MINOR_VERSION, type ManifestLimits, parseManifest, servicesOf } from './manifest';
+import { checkManifest } from './rules/run';
 import type { Finding } from './rules/types';
 
 export interface CheckOptions {
@@ -23,19 +23,20 @@ export function checkText(text: string, options: CheckOptions): Finding[] {
  */
 export function checkTexts(files: readonly { readonly file: string; readonly text: string }[], options: Omit<CheckOptions, 'file'>): Finding[][] {
   const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
-  const manifests: Manifest[] = files.map(({ text }) => parseManifest(text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) }));
-  const services = manifests.flatMap((manifest) => manifest.documents.flatMap((d) => d.services ?? []));
-  return manifests.map((manifest, i) => {
-    const run: RunOptions = {
+  const manifests = files.map(({ text }) => parseManifest(text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) }));
+  const services = manifests.map((manifest) => servicesOf(manifest.documents));
+  return manifests.map((manifest, i) =>
+    checkManifest(manifest, {
       file: (files[i] as { file: string }).file,
       ...(options.disabledRules ? { disabledRules: options.disabledRules } : {}),
-      context: { minorVersion, ...(options.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: options.expectedStartupSeconds } : {}) },
-    };
-    // The file's own Services are added by the run; the others come from here.
-    const others = services.filter((service) => !manifest.documents.some((d) => d.services?.includes(service)));
-    const across = checkAcrossDocuments(manifest.documents, { ...run, context: { ...run.context, services: others } });
-    return [...checkEachDocument(manifest, run), ...across].sort(compareFindings);
-  });
+      context: {
+        minorVersion,
+        ...(options.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: options.expectedStartupSeconds } : {}),
+        // The other files' Services; checkManifest adds the file's own.
+        services: services.flatMap((own, j) => (j === i ? [] : own)),
+      },
+    }),
+  );
 }
 
 /**

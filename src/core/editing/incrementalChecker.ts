@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel, type ServiceModel } from '../manifest';
+import { DEFAULT_LIMITS, type ManifestDocument, type ManifestLimits, parseManifest, type PodSpecModel, type ServiceModel, servicesOf } from '../manifest';
 import { checkAcrossDocuments, checkEachDocument, compareFindings } from '../rules/run';
 import type { Finding, RuleContext } from '../rules/types';
 import { containsPosition, type Position, shiftRange } from '../text/range';
@@ -70,7 +70,7 @@ export class ManifestSnapshot {
 
   /** The Services the file defines: what the rules looking across documents need of other files. */
   get services(): readonly ServiceModel[] {
-    this.ownServices ??= this.chunks.flatMap((chunk) => chunk.documents.flatMap((document) => document.services ?? []));
+    this.ownServices ??= this.chunks.flatMap((chunk) => servicesOf(chunk.documents));
     return this.ownServices;
   }
 
@@ -135,8 +135,7 @@ export class IncrementalChecker {
     this.chunks = next;
     // Rules looking across documents are re-run on every version: another document's Service
     // can change their verdict without this document changing.
-    const allServices = [...services, ...placed.flatMap((chunk) => chunk.documents.flatMap((d) => d.services ?? []))];
-    const context = { ...settings.context, services: allServices };
+    const context = { ...settings.context, services: [...services, ...placed.flatMap((chunk) => servicesOf(chunk.documents))] };
     for (const chunk of placed) {
       const across = checkAcrossDocuments(chunk.documents, { file: this.file, disabledRules: settings.disabledRules, context });
       for (const finding of across) findings.push(shiftFinding(finding, chunk.firstLine, chunk.firstDocument));

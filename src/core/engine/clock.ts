@@ -31,6 +31,20 @@ class VirtualTimer implements Disposable {
   }
 }
 
+/** Virtual time moves in steps of 1/1024 ms: exactly representable, so its sums and differences are exact. */
+const TICKS_PER_MS = 1024;
+
+/**
+ * Virtual instants on the clock's grid. The editor plays a simulation in steps of real time ×
+ * speed, so instants like 92996.81719405686 ms come up; off a grid, `now + (t − now)` need not be
+ * `t`, and code that schedules "at the end of this period" (a worker's next tick, the end of a
+ * back-off) would find itself a hair early, and schedule again at the same instant, forever. On a
+ * binary grid (below 2^53 ticks, some 280 years) that arithmetic is exact.
+ */
+function onGrid(ms: number): number {
+  return Math.round(ms * TICKS_PER_MS) / TICKS_PER_MS;
+}
+
 /**
  * A deterministic clock: timers fire in (time, scheduling order) and only when the clock is
  * advanced. Time stands still while a callback runs, so callbacks see the instant they were due.
@@ -45,7 +59,7 @@ export class VirtualClock implements Clock {
   private readonly instants: number[] = [];
 
   constructor(start = 0) {
-    this.current = start;
+    this.current = onGrid(start);
   }
 
   now(): number {
@@ -53,7 +67,7 @@ export class VirtualClock implements Clock {
   }
 
   schedule(delayMs: number, callback: () => void): Disposable {
-    const at = this.current + Math.max(0, delayMs);
+    const at = onGrid(this.current + Math.max(0, delayMs));
     const timer = new VirtualTimer(callback);
     const bucket = this.buckets.get(at);
     if (bucket) bucket.push(timer);
@@ -66,6 +80,7 @@ export class VirtualClock implements Clock {
 
   /** Fires every timer due up to `until` (inclusive) and leaves the clock there. */
   advanceTo(until: number): void {
+    until = onGrid(until);
     for (;;) {
       const at = this.instants[0];
       if (at === undefined || at > until) break;

@@ -12,7 +12,7 @@ import type { ContainerStatusView, PodPhase, PodStatusView } from './podState';
 import { ProbeSlot } from './probeSlot';
 import { type ResultUpdate, ResultsCache } from './results';
 import type { ContainerProcesses, PodIdentity, ProbeTarget } from './target';
-import { killGraceSeconds, SIGKILL_EXIT_CODE, stopOutcome } from './termination';
+import { graceGivenSeconds, SIGKILL_EXIT_CODE, stopOutcome } from './termination';
 import { WorkerLoop } from './workerLoop';
 
 export interface PodRuntimeOptions {
@@ -289,9 +289,13 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   /** Read from the caches now: a startup Success that triggered this sync counts in it. */
   private initView(record: ContainerRecord): InitContainerView {
+    return { sidecar: record.model.kind === 'sidecar', created: record.created, state: record.state, exitCode: record.exitCode, started: this.isStartedNow(record) };
+  }
+
+  /** S1, from the startup cache as it is now. */
+  private isStartedNow(record: ContainerRecord): boolean {
     const id = record.containerId;
-    const started = isStarted(record.state === 'running', record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
-    return { sidecar: record.model.kind === 'sidecar', created: record.created, state: record.state, exitCode: record.exitCode, started };
+    return isStarted(record.state === 'running', record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
   }
 
   private get podDone(): boolean {
@@ -307,7 +311,7 @@ export class PodRuntime implements PodStatusView, Disposable {
 
   private kill(record: ContainerRecord, cause: 'liveness' | 'startup' | 'deletion'): void {
     const probe = cause === 'deletion' ? undefined : record.workers[cause]?.model;
-    const graceSeconds = killGraceSeconds(this.spec.terminationGracePeriodSeconds, probe?.effective.terminationGracePeriodSeconds, this.deleting);
+    const graceSeconds = graceGivenSeconds(this.spec.terminationGracePeriodSeconds, probe?.effective.terminationGracePeriodSeconds, this.deleting);
     const restart = cause !== 'deletion' && this.willRestart(record, SIGKILL_EXIT_CODE);
     const message =
       cause === 'deletion'
@@ -453,7 +457,7 @@ export class PodRuntime implements PodStatusView, Disposable {
         record.started = running;
         record.ready = isInitContainerReady(record.state === 'terminated', record.exitCode);
       } else {
-        record.started = isStarted(running, record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
+        record.started = this.isStartedNow(record);
         record.ready = isReady(record.started, running, record.workers.readiness !== undefined, id ? this.results.readiness.get(id) : undefined);
         readiness.set(record.name, id === undefined ? undefined : record.ready);
       }

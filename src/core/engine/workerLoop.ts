@@ -14,9 +14,6 @@ export interface LoopOptions {
   readonly onExit: () => void;
 }
 
-/** In periods: how close to a grid point counts as on it. */
-const GRID_TOLERANCE = 1e-9;
-
 /**
  * The kubelet worker's `run` loop on an injected clock. Go's ticker semantics: fixed-rate ticks on
  * a grid from the loop's start, an immediate first probe, at most one tick buffered while a probe
@@ -88,11 +85,7 @@ export class WorkerLoop implements Disposable {
   private tick(): void {
     const { clock, periodMs } = this;
     const elapsed = clock.now() - this.origin;
-    // This tick fires on a grid point; with a fractional origin, floating-point error can leave
-    // `elapsed` a hair short of it, and the next tick would be scheduled at this same instant,
-    // again and again. A point within a billionth of a period counts as reached.
-    const ticks = Math.floor(elapsed / periodMs + GRID_TOLERANCE);
-    const nextTick = this.origin + (ticks + 1) * periodMs;
+    const nextTick = this.origin + (Math.floor(elapsed / periodMs) + 1) * periodMs;
     this.timer = clock.schedule(nextTick - clock.now(), this.onTick);
     this.tickPending = true;
     if (!this.busy) this.next();

@@ -39,7 +39,7 @@ function readDocument(file: YamlText, source: SourceDocument, yaml: Document.Par
   const podSpecs = findPodSpecs(nav, nav.root).map((site) => readPodSpec(nav, site, minorVersion));
   const placeholder = podSpecs.find((pod) => pod.placeholder)?.placeholder;
   if (placeholder) return { source: { ...source, templated: { syntax: '${ }', expression: placeholder.text, range: placeholder.range } }, podSpecs: [] };
-  const services = yaml.contents && file.text.includes('Service') ? findServices(nav, nav.root) : [];
+  const services = file.text.includes('Service') ? findServices(nav, nav.root) : [];
   const unchecked = podSpecs.length === 0 && file.text.includes('knative') ? findUncheckedWorkload(nav, nav.root) : undefined;
   return {
     source,

@@ -178,6 +178,11 @@ export function documentDecodeIssues(document: ManifestDocument): DecodeIssue[] 
   return document.podSpecs.flatMap((pod) => [...pod.decodeIssues, ...pod.containers.flatMap((c) => c.decodeIssues)]);
 }
 
+/** The Services the documents define, in order. */
+export function servicesOf(documents: readonly ManifestDocument[]): ServiceModel[] {
+  return documents.flatMap((document) => document.services ?? []);
+}
+
 /** A core Service: which pods it sends traffic to, i.e. whose readiness matters (L17). */
 export interface ServiceModel {
   readonly name?: string;

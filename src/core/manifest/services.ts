@@ -1,6 +1,6 @@
 import { isMap, isSeq } from 'yaml';
 import type { ServiceModel, UncheckedWorkload } from './model';
-import { apiGroupOf, scalarString, stringMap } from './workloads';
+import { apiGroupOf, objectsOf, scalarString, stringMap } from './workloads';
 import type { ValueNode, YamlNavigator } from './yamlNavigator';
 
 /** The document's core Services (`v1`), each item of a List included. */
@@ -36,14 +36,4 @@ export function findUncheckedWorkload(nav: YamlNavigator, root: ValueNode | null
     return { kind, apiVersion, range: nav.rangeOf(node) };
   }
   return undefined;
-}
-
-/** The document's object, or each item of a List. */
-function objectsOf(nav: YamlNavigator, root: ValueNode | null): { node: ValueNode | null; depth: number }[] {
-  const kind = scalarString(nav.get(root, 'kind', 0)?.value ?? null);
-  if (kind?.endsWith('List')) {
-    const items = nav.get(root, 'items', 0)?.value ?? null;
-    return isSeq(items) ? nav.items(items, 1).map((node) => ({ node, depth: 2 })) : [];
-  }
-  return [{ node: root, depth: 0 }];
 }

@@ -28,14 +28,15 @@ const CUSTOM_KIND_GROUPS: Readonly<Partial<Record<WorkloadKind, string>>> = { Ro
  * items, each with paths relative to the item, as kubectl sends items one by one.
  */
 export function findPodSpecs(nav: YamlNavigator, root: ValueNode | null): PodSpecSite[] {
+  return objectsOf(nav, root).flatMap(({ node, depth }) => podSpecOf(nav, node, depth));
+}
+
+/** The document's object, or each item of a `List` (kubectl sends them one by one). */
+export function objectsOf(nav: YamlNavigator, root: ValueNode | null): { node: ValueNode | null; depth: number }[] {
   const kind = scalarString(nav.get(root, 'kind', 0)?.value ?? null);
-  if (kind === undefined) return [];
-  if (kind.endsWith('List')) {
-    const items = nav.get(root, 'items', 0)?.value ?? null;
-    if (!isSeq(items)) return [];
-    return nav.items(items, 1).flatMap((item) => podSpecOf(nav, item, 2));
-  }
-  return podSpecOf(nav, root, 0);
+  if (!kind?.endsWith('List')) return [{ node: root, depth: 0 }];
+  const items = nav.get(root, 'items', 0)?.value ?? null;
+  return isSeq(items) ? nav.items(items, 1).map((node) => ({ node, depth: 2 })) : [];
 }
 
 function podSpecOf(nav: YamlNavigator, object: ValueNode | null, depth: number): PodSpecSite[] {
@@ -46,16 +47,13 @@ function podSpecOf(nav: YamlNavigator, object: ValueNode | null, depth: number):
   if (group !== undefined && apiGroupOf(nav, object, depth) !== group) return [];
   const metadata = nav.get(object, 'metadata', depth)?.value ?? null;
   const objectName = scalarString(nav.get(metadata, 'name', depth + 1)?.value ?? null);
-  let node: ValueNode | null = object;
-  let level = depth;
-  for (const key of POD_SPEC_PATHS[objectKind]) {
-    node = nav.get(node, key, level)?.value ?? null;
-    level++;
-  }
+  const { node, level } = walk(nav, object, POD_SPEC_PATHS[objectKind], depth);
   if (!isMap(node)) return [];
   const objectNamespace = scalarString(nav.get(metadata, 'namespace', depth + 1)?.value ?? null);
-  const podSelector = objectKind === 'Pod' ? undefined : selectorOf(nav, object, objectKind, depth);
-  const podLabels = podLabelsOf(nav, object, objectKind, objectName, depth);
+  const labels = templateLabels(nav, object, objectKind, depth);
+  const podSelector = objectKind === 'Pod' ? undefined : (matchLabelsOf(nav, object, objectKind, depth) ?? labels);
+  // The Job controller adds these to the pods it creates; a Service may select on them.
+  const podLabels = objectKind === 'Job' && objectName !== undefined ? { ...labels, 'job-name': objectName, 'batch.kubernetes.io/job-name': objectName } : labels;
   return [
     {
       objectKind,
@@ -71,43 +69,34 @@ function podSpecOf(nav: YamlNavigator, object: ValueNode | null, depth: number):
 }
 
 /**
- * The labels that find a workload's pods in a cluster: its `selector.matchLabels` (a
- * ReplicationController's `selector` is the plain map), else the labels of its pod template (a
- * Job's selector is usually generated; its template labels still select its pods).
- * `matchExpressions` are not read: equality on the labels found is what `kubectl get -l` is given.
+ * A workload's own selector: its `selector.matchLabels` (a ReplicationController's `selector` is
+ * the plain map). With the template's labels as fallback (a Job's selector is usually generated),
+ * the labels that find its pods in a cluster. `matchExpressions` are not read: equality on the
+ * labels found is what `kubectl get -l` is given.
  */
-function selectorOf(nav: YamlNavigator, object: ValueNode | null, kind: WorkloadKind, depth: number): Readonly<Record<string, string>> | undefined {
-  const templatePath = POD_SPEC_PATHS[kind].slice(0, -1);
-  let owner: ValueNode | null = object;
-  let level = depth;
-  for (const key of templatePath.slice(0, -1)) {
-    owner = nav.get(owner, key, level)?.value ?? null;
-    level++;
-  }
-  const selector = templatePath.length > 1 ? (nav.get(owner, 'selector', level)?.value ?? null) : null;
-  const matchLabels = kind === 'ReplicationController' ? stringMap(nav, selector, level + 1) : stringMap(nav, nav.get(selector, 'matchLabels', level + 1)?.value ?? null, level + 2);
-  if (matchLabels) return matchLabels;
-  const template = nav.get(owner, templatePath[templatePath.length - 1] as string, level)?.value ?? null;
-  const metadata = nav.get(template, 'metadata', level + 1)?.value ?? null;
-  return stringMap(nav, nav.get(metadata, 'labels', level + 2)?.value ?? null, level + 3);
+function matchLabelsOf(nav: YamlNavigator, object: ValueNode | null, kind: WorkloadKind, depth: number): Readonly<Record<string, string>> | undefined {
+  const ownerPath = POD_SPEC_PATHS[kind].slice(0, -2);
+  if (ownerPath.length === 0) return undefined;
+  const { node: owner, level } = walk(nav, object, ownerPath, depth);
+  const selector = nav.get(owner, 'selector', level)?.value ?? null;
+  return kind === 'ReplicationController' ? stringMap(nav, selector, level + 1) : stringMap(nav, nav.get(selector, 'matchLabels', level + 1)?.value ?? null, level + 2);
 }
 
-/**
- * The labels the object's pods carry: a Pod's own, a template's, and for a Job those the Job
- * controller adds (`job-name`, `batch.kubernetes.io/job-name`), which a Service may select on.
- */
-function podLabelsOf(nav: YamlNavigator, object: ValueNode | null, kind: WorkloadKind, name: string | undefined, depth: number): Readonly<Record<string, string>> | undefined {
-  const templatePath = kind === 'Pod' ? [] : POD_SPEC_PATHS[kind].slice(0, -1);
-  let owner: ValueNode | null = object;
+/** The labels of the pod template (a Pod's own): those its pods carry. */
+function templateLabels(nav: YamlNavigator, object: ValueNode | null, kind: WorkloadKind, depth: number): Readonly<Record<string, string>> | undefined {
+  const { node: template, level } = walk(nav, object, POD_SPEC_PATHS[kind].slice(0, -1), depth);
+  const metadata = nav.get(template, 'metadata', level)?.value ?? null;
+  return stringMap(nav, nav.get(metadata, 'labels', level + 1)?.value ?? null, level + 2);
+}
+
+function walk(nav: YamlNavigator, from: ValueNode | null, path: readonly string[], depth: number): { node: ValueNode | null; level: number } {
+  let node = from;
   let level = depth;
-  for (const key of templatePath) {
-    owner = nav.get(owner, key, level)?.value ?? null;
+  for (const key of path) {
+    node = nav.get(node, key, level)?.value ?? null;
     level++;
   }
-  const metadata = nav.get(owner, 'metadata', level)?.value ?? null;
-  const labels = stringMap(nav, nav.get(metadata, 'labels', level + 1)?.value ?? null, level + 2);
-  const added = kind === 'Job' && name !== undefined ? { 'job-name': name, 'batch.kubernetes.io/job-name': name } : undefined;
-  return added ? { ...labels, ...added } : labels;
+  return { node, level };
 }
 
 /** `apps` of `apps/v1`, `` for the core group (`v1`). */

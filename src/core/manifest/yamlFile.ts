@@ -121,18 +121,16 @@ export function readYamlFile<T>(text: string, limits: ManifestLimits, read: Docu
 
 /** The non-empty documents of one chunk; a templated chunk is one document, not parsed. */
 function* readChunk(chunk: DocumentChunk, limits: ManifestLimits, fileRangeOf: YamlText['rangeOf']): Generator<ChunkDocument> {
+  let text: YamlText = { text: chunk.text, rangeOf: (start, end) => fileRangeOf(chunk.offset + start, chunk.offset + end) };
   const templating = findTemplating(chunk.text);
   if (templating) {
     if (isOnlyTemplateControl(chunk.text) || holdsNoObject(chunk.text)) return;
-    const at = chunk.offset + templating.offset;
-    const expression = templating.expression;
-    const templated = { syntax: templating.syntax, expression, ...(templating.helm ? { helm: true } : {}), range: fileRangeOf(at, at + expression.length) };
-    const source = { range: fileRangeOf(chunk.offset, chunk.offset + chunk.text.length), templated, errors: [], warnings: [] };
-    yield { source, text: { text: chunk.text, rangeOf: (start, end) => fileRangeOf(chunk.offset + start, chunk.offset + end) } };
+    const { offset, expression, syntax, helm } = templating;
+    const templated = { syntax, expression, ...(helm ? { helm: true } : {}), range: text.rangeOf(offset, offset + expression.length) };
+    yield { source: { range: text.rangeOf(0, chunk.text.length), templated, errors: [], warnings: [] }, text };
     return;
   }
   let tokens = Array.from(new Parser().parse(chunk.text));
-  let text: YamlText = { text: chunk.text, rangeOf: (start, end) => fileRangeOf(chunk.offset + start, chunk.offset + end) };
   const relaxed = relaxIndentation(chunk.text, tokens);
   if (relaxed) {
     const { toOriginal } = relaxed.relaxed;

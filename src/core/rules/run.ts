@@ -1,4 +1,4 @@
-import { documentDecodeIssues, type Manifest, type ManifestDocument, type PodSpecModel } from '../manifest';
+import { documentDecodeIssues, type Manifest, type ManifestDocument, type PodSpecModel, servicesOf } from '../manifest';
 import { compareRanges } from '../text/range';
 import { RULE_INFO, RULES } from './registry';
 import { type Finding, type Issue, PROBING_CONTAINERS, type Rule, type RuleContext } from './types';
@@ -13,9 +13,14 @@ export interface RunOptions {
 
 const ORDER = new Map(Array.from(RULE_INFO.keys(), (id, index) => [id, index]));
 
-/** Every finding of a manifest, sorted by position. */
+/**
+ * Every finding of a manifest, sorted by position. `options.context.services` are those of the
+ * manifests checked with it; its own are added here.
+ */
 export function checkManifest(manifest: Manifest, options: RunOptions): Finding[] {
-  return [...checkEachDocument(manifest, options), ...checkAcrossDocuments(manifest.documents, options)].sort(compareFindings);
+  const services = [...(options.context.services ?? []), ...servicesOf(manifest.documents)];
+  const across = checkAcrossDocuments(manifest.documents, { ...options, context: { ...options.context, services } });
+  return [...checkEachDocument(manifest, options), ...across].sort(compareFindings);
 }
 
 /**
@@ -31,15 +36,10 @@ export function checkEachDocument(manifest: Manifest, options: RunOptions): Find
   return findings.sort(compareFindings);
 }
 
-/**
- * The findings of the rules that look across documents, for `documents` among the Services of
- * `options.context.services` and of the documents themselves.
- */
+/** The findings of the rules that look across documents, with every Service in `options.context.services`. */
 export function checkAcrossDocuments(documents: readonly ManifestDocument[], options: RunOptions): Finding[] {
   if (!ACROSS_DOCUMENTS.some((rule) => enabled(rule.id, options))) return [];
-  const services = [...(options.context.services ?? []), ...documents.flatMap((d) => d.services ?? [])];
-  const across = { ...options, context: { ...options.context, services } };
-  return documents.flatMap((document) => checkDocument(document, across, true));
+  return documents.flatMap((document) => checkDocument(document, options, true));
 }
 
 const ACROSS_DOCUMENTS = RULES.filter((rule) => rule.acrossDocuments);

@@ -1,5 +1,5 @@
 import { PROBE_TYPES, type PodSpecModel, type ProbeType } from '../manifest';
-import { closestName } from '../text/closestName';
+import { closestNameHint } from '../text/closestName';
 import type { ScenarioResult } from './parse';
 import type { Scenario } from './scenario';
 
@@ -15,9 +15,7 @@ export function matchScenario(scenario: Scenario, pods: readonly PodSpecModel[])
   for (const [name, script] of Object.entries(scenario.containers)) {
     const has = probes.get(name);
     if (has === undefined) {
-      const close = closestName(name, names);
-      const hint = close !== undefined ? `did you mean "${close}"?` : names.length > 0 ? `expected one of ${names.join(', ')}` : 'the manifest has none';
-      return { ok: false, error: `containers.${name}: unknown container (${hint})` };
+      return { ok: false, error: `containers.${name}: unknown container (${names.length > 0 ? closestNameHint(name, names) : 'the manifest has none'})` };
     }
     for (const type of PROBE_TYPES) {
       if (script.probes[type] === undefined || has.has(type)) continue;

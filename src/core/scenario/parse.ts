@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { PROBE_TYPES, type ProbeType } from '../manifest';
-import { closestName } from '../text/closestName';
+import { closestNameHint } from '../text/closestName';
 import { type ContainerScript, DEFAULT_SCENARIO, type ProbeScript, type Scenario, type ScriptedOutcome } from './scenario';
 
 export type ScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly error: string };
@@ -90,9 +90,7 @@ function object(raw: unknown, at: string): Record<string, unknown> {
 
 function unknownKeys(fields: Record<string, unknown>, known: readonly string[], prefix: string): void {
   for (const key of Object.keys(fields)) {
-    if (known.includes(key)) continue;
-    const close = closestName(key, known);
-    throw new ScenarioError(`${prefix}${key}: unknown field (${close !== undefined ? `did you mean "${close}"?` : `expected one of ${known.join(', ')}`})`);
+    if (!known.includes(key)) throw new ScenarioError(`${prefix}${key}: unknown field (${closestNameHint(key, known)})`);
   }
 }
 

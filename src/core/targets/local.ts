@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { expandCommand } from '../k8s/expand';
+import { isLoopback } from '../k8s/hosts';
 import type { Disposable } from '../engine/disposable';
 import { NO_OP } from '../engine/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../engine/target';
@@ -173,7 +173,3 @@ function lazy<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (loaded ??= load());
 }
 
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost' || host === '::1') return true;
-  return isIP(host) === 4 && host.startsWith('127.');
-}

@@ -20,6 +20,12 @@ export function closestName(name: string, candidates: readonly string[]): string
   return best;
 }
 
+/** `did you mean "web"?`, or the names to choose from when none is close. */
+export function closestNameHint(name: string, candidates: readonly string[]): string {
+  const close = closestName(name, candidates);
+  return close !== undefined ? `did you mean "${close}"?` : `expected one of ${candidates.join(', ')}`;
+}
+
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions), stopping at `cap`. */
 export function editDistance(a: string, b: string, cap = Infinity): number {
   if (Math.abs(a.length - b.length) >= cap) return cap;

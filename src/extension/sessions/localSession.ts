@@ -1,7 +1,8 @@
 import { RealClock } from '../../core/engine/clock';
 import type { DesiredPod } from '../../core/engine/manager';
 import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
-import { isLoopback, LocalTarget, type LocalTargetOptions, ObservedProcesses } from '../../core/targets/local';
+import { isLoopback } from '../../core/k8s/hosts';
+import { LocalTarget, type LocalTargetOptions, ObservedProcesses } from '../../core/targets/local';
 import { ExecGate } from '../safety/execGate';
 import type { ProbeLensSettings } from '../settings';
 import { ProbingSession, type SessionOptions } from './probingSession';

@@ -234,8 +234,9 @@ test('W15: loops are independent: their own phases and periods on one clock', ()
 
 test('W3: a grid that starts at a fractional instant stays a grid: one probe per period, never a loop at one instant', () => {
   // The editor plays a simulation's clock in steps of real time × speed, so grids start at
-  // instants such as 92996.81719405686 ms; `elapsed / period` then falls a hair short of a whole
-  // number on a tick, and the next tick used to be scheduled at that same instant, forever.
+  // instants such as 92996.81719405686 ms. Off an exact grid `elapsed / period` fell a hair short
+  // of a whole number on a tick, and the next tick was scheduled at that same instant, forever:
+  // VirtualClock keeps its instants on a binary grid, where that arithmetic is exact.
   for (const [origin, period] of [
     [92996.81719405686, 1000],
     [118013.95241218913, 5000],

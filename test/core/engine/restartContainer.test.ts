@@ -90,3 +90,23 @@ test('a disposed runtime restarts nothing', () => {
   assert.equal(runtime.restartContainer('web'), 'not-running');
   assert.equal(clock.pendingTimers, 0);
 });
+
+test('B5: a crash loop played in fractional steps (as the editor plays a simulation) never re-syncs at one instant forever', () => {
+  // The requeue is scheduled for the end of the back-off; off the clock's grid it could land a
+  // hair early, find the container still backing off, and schedule itself at that same instant.
+  for (const exitAfter of ['1.234567', '3.3', '6.999001']) {
+    const { clock, events, runtime } = startPod(webPod(READINESS), { scenario: `containers: {web: {exitAfter: ${exitAfter}}}` });
+    // Fail fast rather than hang: a runaway schedules without end.
+    const schedule = clock.schedule.bind(clock);
+    let scheduled = 0;
+    clock.schedule = (delayMs, callback) => {
+      assert.ok(++scheduled < 100_000, `a runaway at ${clock.now()} ms (exitAfter ${exitAfter})`);
+      return schedule(delayMs, callback);
+    };
+    for (let i = 0; i < 400; i++) clock.advanceBy(6000 + ((i * 7919) % 700) / 100 + 0.13);
+    runtime.dispose();
+    // 2 400 s with exits every few seconds and back-off capped at 300 s: a handful of restarts.
+    const restarts = events.filter((e) => e.type === 'container' && e.state === 'running').length;
+    assert.ok(restarts > 5 && restarts < 20, `${restarts} starts`);
+  }
+});

@@ -39,7 +39,7 @@ test('B5: with no probe to sync it, a pod backing off is synced again by the pod
   );
 });
 
-test('B2: the CrashLoopBackOff message and the BackOff event text, as the kubelet formats them', () => {
+test('B6: the CrashLoopBackOff message and the BackOff event text, as the kubelet formats them', () => {
   const pod = 'web_default(8c1a2f3e-0b1c-4d2e-8f3a-4b5c6d7e8f90)';
   assert.equal(crashLoopMessage(10_000, 'web', pod), `back-off 10s restarting failed container=web pod=${pod}`);
   assert.equal(crashLoopMessage(80_000, 'web', pod), `back-off 1m20s restarting failed container=web pod=${pod}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { killGraceSeconds, SIGKILL_EXIT_CODE, SIGTERM_EXIT_CODE, stopOutcome } from '../../../src/core/engine/termination';
+import { graceGivenSeconds, SIGKILL_EXIT_CODE, SIGTERM_EXIT_CODE, stopOutcome } from '../../../src/core/engine/termination';
 import { containerLines, kubeletEventLines, simulated, startPod, webPod } from '../../helpers/engine';
 
 const S = 1000;
@@ -51,10 +51,10 @@ test('K5: restartPolicy OnFailure restarts a container that SIGTERM ended (exit 
 });
 
 test('K3/K5: the grace and the stop, as decisions', () => {
-  assert.equal(killGraceSeconds(30, undefined, false), 30);
-  assert.equal(killGraceSeconds(30, 5, false), 5);
-  assert.equal(killGraceSeconds(30, 5, true), 30, 'a deleted pod\'s grace wins');
-  assert.equal(killGraceSeconds(0, undefined, false), 2, 'never below 2 s');
+  assert.equal(graceGivenSeconds(30, undefined, false), 30);
+  assert.equal(graceGivenSeconds(30, 5, false), 5);
+  assert.equal(graceGivenSeconds(30, 5, true), 30, 'a deleted pod\'s grace wins');
+  assert.equal(graceGivenSeconds(0, undefined, false), 2, 'never below 2 s');
   assert.deepEqual(stopOutcome(30_000, undefined), { afterMs: 30_000, exitCode: 137 });
   assert.deepEqual(stopOutcome(30_000, 3_000), { afterMs: 3_000, exitCode: 143 });
   assert.deepEqual(stopOutcome(30_000, 30_000), { afterMs: 30_000, exitCode: 137 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { parseShellInvocation, shellWord } from '../../../src/core/rules/runtime/shellInvocation';
+import { shellScriptIndex, shellWord } from '../../../src/core/rules/runtime/shellInvocation';
 import { applyFix, findingsOf, podWith } from '../../helpers/manifests';
 
 const SHELLS = ['/bin/sh', '/bin/bash'].filter((shell) => existsSync(shell));
@@ -38,7 +38,7 @@ describe('L20: what the shells really do with sh -c and the arguments after it',
       const argv = [shell, '-c', '-e', 'false; echo not reached'];
       assert.deepEqual(findingsOf('L20', probeWith(argv)), []);
       assert.deepEqual(run(argv), { code: 1, stdout: '' }, '-e is an option: the script stops at false');
-      assert.equal(parseShellInvocation(argv)?.scriptIndex, 3);
+      assert.equal(shellScriptIndex(argv), 3);
     });
 
     test(`L20: ${shell} -c with the command split over arguments: only the first runs; the fix runs them all, and means the same`, () => {

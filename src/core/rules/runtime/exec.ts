@@ -1,7 +1,7 @@
 import type { ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
 import type { Fix, ProbeRule } from '../types';
-import { isShellProgram, parseShellInvocation, shellWord, usesPositionalParameters } from './shellInvocation';
+import { isShellProgram, shellScriptIndex, shellWord, usesPositionalParameters } from './shellInvocation';
 
 /** exec probes run their argv directly, with no shell (validation-rules.md §A.6, §D 19–21; kubelet-probes.md E1). */
 const runtime = { scope: 'probe', category: 'runtime' } as const;
@@ -60,7 +60,7 @@ export const L20: ProbeRule = {
   reference: 'validation-rules.md §D.20',
   check(probe) {
     const command = execCommand(probe);
-    const scriptIndex = command && parseShellInvocation(command)?.scriptIndex;
+    const scriptIndex = command && shellScriptIndex(command);
     if (!command || scriptIndex === undefined || scriptIndex >= command.length - 1) return [];
     const script = command[scriptIndex] as string;
     const after = command.slice(scriptIndex + 1);

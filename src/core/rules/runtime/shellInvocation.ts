@@ -12,21 +12,17 @@ const OTHER_SHELLS = new Set(['cmd', 'cmd.exe', 'powershell', 'pwsh']);
 /** bash long options that take the next argument. */
 const LONG_OPTIONS_WITH_ARGUMENT = new Set(['--rcfile', '--init-file']);
 
-export interface ShellInvocation {
-  /** Index in argv of the script (`-c` given and a command string follows), if any. */
-  readonly scriptIndex?: number;
-  /** Index of the first argv entry after the shell's options: the script or a script file. */
-  readonly operandsFrom: number;
-}
-
 /** True when argv[0] (or `busybox sh`) is a shell, of any kind. */
 export function isShellProgram(argv: readonly string[]): boolean {
   const program = baseName(argv[0]);
   return SHELLS.has(program) || OTHER_SHELLS.has(program) || (program === 'busybox' && SHELLS.has(argv[1] ?? ''));
 }
 
-/** How a POSIX-style shell splits its argv, or `undefined` when argv[0] is not one. */
-export function parseShellInvocation(argv: readonly string[]): ShellInvocation | undefined {
+/**
+ * Where a POSIX-style shell finds its script in its argv: the first operand after its options,
+ * when `-c` is among them. Undefined when argv[0] is not such a shell, or it runs no `-c` script.
+ */
+export function shellScriptIndex(argv: readonly string[]): number | undefined {
   const program = baseName(argv[0]);
   let i = 1;
   if (program === 'busybox') {
@@ -49,7 +45,7 @@ export function parseShellInvocation(argv: readonly string[]): ShellInvocation |
     // `-o name` / `-O name`: the option's name is the next argument.
     i += (argument.match(/[oO]/g) ?? []).length;
   }
-  return commandString && i < argv.length ? { scriptIndex: i, operandsFrom: i } : { operandsFrom: i };
+  return commandString && i < argv.length ? i : undefined;
 }
 
 /** A script that reads its positional parameters means the arguments after it. */

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isLoopback } from '../../k8s/hosts';
 import { probeRange } from '../locate';
 import type { Issue, ProbeRule } from '../types';
 
@@ -21,10 +22,6 @@ export const L07: ProbeRule = {
     return [{ path: `${probe.path}.${relative}`, range: probeRange(probe, relative), message: hostProblem(handler.host) + header }];
   },
 };
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.startsWith('127.') || host === '::1';
-}
 
 function hostProblem(host: string): string {
   if (isLoopback(host)) {
