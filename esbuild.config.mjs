@@ -3,7 +3,7 @@
 // `npm run typecheck` does that). --tests-only skips the bundles; --outdir=DIR transpiles into
 // DIR instead of out/ (for several test runs at once).
 import * as esbuild from 'esbuild';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -48,7 +48,22 @@ const bundles = [
     platform: 'node',
     format: 'cjs',
   },
+  // The timeline's browser code: the panel's webview and the CLI's HTML page load the same file.
+  // Chromium 120+: VS Code 1.100's Electron and Debian's Chromium both are newer.
+  { ...common, entryPoints: ['src/webview/timeline/main.ts'], outfile: 'dist/webview/timeline.js', platform: 'browser', format: 'iife', target: 'chrome120' },
 ];
+
+/**
+ * The webview's icons, copied next to the bundles: a packaged extension has no node_modules, and
+ * webviews may only load from dist/ and media/ (localResourceRoots).
+ */
+function copyCodicons() {
+  const from = 'node_modules/@vscode/codicons/dist';
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const name of ['codicon.css', 'codicon.ttf']) copyFileSync(join(from, name), join('dist/codicons', name));
+  // The icons are CC BY 4.0: their licence travels with them.
+  copyFileSync('node_modules/@vscode/codicons/LICENSE', 'dist/codicons/LICENSE');
+}
 
 function listSources(dir) {
   const out = [];
@@ -79,10 +94,14 @@ async function buildTests() {
 }
 
 if (watch) {
+  copyCodicons();
   const contexts = await Promise.all(bundles.map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
   console.error('esbuild: watching src/ …');
 } else {
-  if (!testsOnly) await Promise.all(bundles.map((options) => esbuild.build(options)));
+  if (!testsOnly) {
+    await Promise.all(bundles.map((options) => esbuild.build(options)));
+    copyCodicons();
+  }
   if (testsOnly || args.has('--with-tests')) await buildTests();
 }

@@ -9,6 +9,8 @@ import { runHeapBenchmark } from './heap.bench';
 import { runHttpBenchmark } from './http.bench';
 import { runScheduleBenchmark } from './schedule.bench';
 import { runSimulateBenchmark } from './simulate.bench';
+import { runTimelineBenchmark } from './timeline.bench';
+import { runTimelinePanelBenchmark } from './timelinePanel.bench';
 
 interface Benchmark {
   readonly name: string;
@@ -21,7 +23,9 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'heap', run: runHeapBenchmark },
   { name: 'http', run: runHttpBenchmark },
   { name: 'schedule', run: runScheduleBenchmark },
+  { name: 'timeline', run: runTimelineBenchmark },
   { name: 'extension', run: runExtensionBenchmark },
+  { name: 'timeline-panel', run: runTimelinePanelBenchmark },
 ];
 
 async function main(argv: readonly string[]): Promise<void> {

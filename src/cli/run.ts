@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RealClock } from '../core/engine/clock';
 import type { Disposable } from '../core/engine/disposable';
@@ -8,6 +9,7 @@ import { type ClusterPodBinding, ClusterTarget, findClusterPods } from '../core/
 import { isLoopback } from '../core/k8s/hosts';
 import { LocalTarget, ObservedProcesses } from '../core/targets/local';
 import { tunnelText } from '../core/targets/portForward';
+import { htmlOutput, type PageAssets, readPageAssets } from './format/html';
 import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
 import type { CliIo } from './io';
 import { loadRunnableManifest } from './manifestInput';
@@ -39,7 +41,11 @@ export function runRun(argv: readonly string[], io: CliIo): Promise<number> {
   });
   if (values.target !== 'local' && values.target !== 'cluster') throw new UsageError(`--target must be local or cluster, not "${values.target}"`);
   if (positionals.length !== 1) throw new UsageError('run needs exactly one FILE');
-  if (values.format !== 'text' && values.format !== 'jsonl') throw new UsageError(`--format must be text or jsonl, not "${values.format}"`);
+  if (values.format !== 'text' && values.format !== 'jsonl' && values.format !== 'html') throw new UsageError(`--format must be text, jsonl or html, not "${values.format}"`);
+  // Before anything runs: a page that cannot be made is bad input, not an empty page at the end.
+  const assets = values.format === 'html' ? readPageAssets() : undefined;
+  if (assets && !assets.ok) throw new UsageError(assets.message);
+  const page = assets?.assets;
   if (values.target === 'cluster') {
     const localOnly = (['port', 'host', 'allow-host'] as const).find((name) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`)));
     if (localOnly) throw new UsageError(`--${localOnly} is for --target local: in the cluster, probes reach the pod through kubectl port-forward`);
@@ -47,6 +53,7 @@ export function runRun(argv: readonly string[], io: CliIo): Promise<number> {
       {
         file: positionals[0] as string,
         format: values.format,
+        page,
         durationMs: values.for === undefined ? undefined : parseDuration(values.for, '--for') * 1000,
         minorVersion: minorVersionOption(values['kubernetes-version']),
         namespace: values.namespace,
@@ -66,19 +73,55 @@ export function runRun(argv: readonly string[], io: CliIo): Promise<number> {
   const file = positionals[0] as string;
   const manifest = loadRunnableManifest(file, minorVersion, io);
 
-  const { output, text, live } = sessionOutput(io, values.format, { mode: 'run', target: 'local', file });
   const clock = new RealClock();
+  const start = runStart(clock);
+  const { output, text, live } = sessionOutput(io, values.format, { mode: 'run', target: 'local', file, startedAt: start.startedAt }, { page, clock, start, file });
   const target = new LocalTarget({ host, portMap, allowExec: values['allow-exec'] as boolean, allowedHosts, minorVersion, baseEnv: process.env });
-  const epoch = clock.now();
+  const { epoch } = start;
   const manager = new Manager({ clock, epoch, kubeletStartedAt: epoch - KUBELET_UP_MS, random: Math.random, target, processes: new ObservedProcesses(), emit: output.emit, idScheme: 'local' });
   manager.sync(desiredPods(manifest));
 
   return runSession({ manager, target, output, text, live }, durationMs, io);
 }
 
-/** What a session prints with: a live table on a colour terminal, else plain lines, or JSON lines. */
-function sessionOutput(io: CliIo, format: string, header: Record<string, unknown>): Pick<Session, 'output' | 'text' | 'live'> {
+/** t = 0 of a run: on the session's clock, and as wall-clock time (the header's `startedAt`). */
+interface RunStart {
+  readonly epoch: number;
+  readonly startedAtMs: number;
+  readonly startedAt: string;
+}
+
+function runStart(clock: RealClock): RunStart {
+  const epoch = clock.now();
+  const startedAtMs = Date.now();
+  return { epoch, startedAtMs, startedAt: new Date(startedAtMs).toISOString() };
+}
+
+interface PageSetup {
+  readonly page: PageAssets | undefined;
+  readonly clock: RealClock;
+  readonly start: RunStart;
+  readonly file: string;
+}
+
+/**
+ * What a session prints with: a live table on a colour terminal, else plain lines, JSON lines, or
+ * (`html`) one page written when the session stops, its axis in wall-clock time.
+ */
+function sessionOutput(io: CliIo, format: string, header: Record<string, unknown>, setup: PageSetup): Pick<Session, 'output' | 'text' | 'live'> {
   const sink = { write: io.stdout, color: io.color, live: io.color && format === 'text' };
+  if (setup.page) {
+    const { clock, start } = setup;
+    const title = `${basename(setup.file)} · ${String(header['target'])} run · ${start.startedAt}`;
+    const output = htmlOutput(sink, header, {
+      assets: setup.page,
+      clock: { kind: 'wall', startedAtMs: start.startedAtMs },
+      now: () => (clock.now() - start.epoch) / 1000,
+      title,
+      note: (note) => io.stderr(`probe-lens: note: ${note}\n`),
+    });
+    return { output, text: undefined, live: false };
+  }
   const text = format === 'text' ? textOutput(sink) : undefined;
   return { output: text ?? jsonlOutput(sink, header), text, live: sink.live };
 }
@@ -116,6 +159,7 @@ function runSession(session: Session, durationMs: number | undefined, io: CliIo)
 interface ClusterRun {
   readonly file: string;
   readonly format: string;
+  readonly page: PageAssets | undefined;
   readonly durationMs: number | undefined;
   readonly minorVersion: number;
   readonly namespace: string | undefined;
@@ -141,9 +185,11 @@ async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
     io.stderr(`probe-lens: ${spec.objectKind} ${spec.objectName ?? ''} → pod ${pod.namespace}/${pod.name}${pod.podIP ? ` (${pod.podIP})` : ''}; kills and restarts below are what the kubelet would decide, the pod is not touched\n`);
   }
 
-  const { output, text, live } = sessionOutput(io, run.format, { mode: 'run', target: 'cluster', file: run.file, pods: bindings.map((b) => ({ name: b.pod.name, namespace: b.pod.namespace })) });
   const clock = new RealClock();
-  const epoch = clock.now();
+  const start = runStart(clock);
+  const pods = bindings.map((b) => ({ name: b.pod.name, namespace: b.pod.namespace }));
+  const { output, text, live } = sessionOutput(io, run.format, { mode: 'run', target: 'cluster', file: run.file, pods, startedAt: start.startedAt }, { page: run.page, clock, start, file: run.file });
+  const { epoch } = start;
   const target = new ClusterTarget({
     kubectl,
     pods: bindings,

@@ -1,10 +1,12 @@
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Manifest } from '../core/manifest';
 import { matchScenario } from '../core/scenario/match';
 import { parseScenario } from '../core/scenario/parse';
 import { DEFAULT_SCENARIO, type Scenario } from '../core/scenario/scenario';
 import { type Simulation, startSimulation } from '../core/simulate';
-import { jsonlOutput, textOutput } from './format/session';
+import { htmlOutput, readPageAssets } from './format/html';
+import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
 import { type CliIo, readInput } from './io';
 import { loadRunnableManifest } from './manifestInput';
 import { minorVersionOption, parseDuration, UsageError } from './usage';
@@ -16,8 +18,8 @@ import { minorVersionOption, parseDuration, UsageError } from './usage';
 const STEP_SECONDS = 600;
 
 /**
- * `probe-lens simulate FILE [--scenario F] [--for 10m] [--seed N] [--format text|jsonl]`. Ctrl-C
- * ends it early as it ends `run`: with what was played so far and the summary, exit 0.
+ * `probe-lens simulate FILE [--scenario F] [--for 10m] [--seed N] [--format text|jsonl|html]`. Ctrl-C
+ * ends it early as it ends `run`: with what was played so far and the summary (or page), exit 0.
  */
 export async function runSimulate(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -32,7 +34,7 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
     },
   });
   if (positionals.length !== 1) throw new UsageError('simulate needs exactly one FILE');
-  if (values.format !== 'text' && values.format !== 'jsonl') throw new UsageError(`--format must be text or jsonl, not "${values.format}"`);
+  if (values.format !== 'text' && values.format !== 'jsonl' && values.format !== 'html') throw new UsageError(`--format must be text, jsonl or html, not "${values.format}"`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not "${values.seed}"`);
   const durationSeconds = parseDuration(values.for as string, '--for');
@@ -41,11 +43,22 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
   const manifest = loadRunnableManifest(file, minorVersion, io);
   const scenario = values.scenario === undefined ? DEFAULT_SCENARIO : readScenario(values.scenario, manifest, io);
 
+  // Before anything runs: a page that cannot be made is bad input, not an empty page at the end.
+  const assets = values.format === 'html' ? readPageAssets() : undefined;
+  if (assets && !assets.ok) throw new UsageError(assets.message);
+
   const sink = { write: io.stdout, color: io.color, live: false };
-  const output = values.format === 'jsonl' ? jsonlOutput(sink, { mode: 'simulate', file, seed, durationSeconds }) : textOutput(sink);
+  const header = { mode: 'simulate', file, seed, durationSeconds };
+  let played = 0;
+  const title = `${basename(file)} · simulated ${values.for}${values.scenario === undefined ? '' : ` · ${basename(values.scenario)}`}`;
+  const output: SessionOutput = assets
+    ? htmlOutput(sink, header, { assets: assets.assets, clock: { kind: 'virtual' }, now: () => played, title, note: (text) => io.stderr(`probe-lens: note: ${text}\n`) })
+    : values.format === 'jsonl'
+      ? jsonlOutput(sink, header)
+      : textOutput(sink);
   const simulation = startSimulation(manifest, { scenario, seed, emit: output.emit });
   try {
-    await playUntilInterrupted(simulation, durationSeconds, io);
+    played = await playUntilInterrupted(simulation, durationSeconds, io);
   } finally {
     simulation.dispose();
   }
@@ -53,8 +66,11 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
   return 0;
 }
 
-/** Plays to `durationSeconds` in steps, stopping after the step in which Ctrl-C (or a gone reader) came. */
-async function playUntilInterrupted(simulation: Simulation, durationSeconds: number, io: CliIo): Promise<void> {
+/**
+ * Plays to `durationSeconds` in steps, stopping after the step in which Ctrl-C (or a gone reader)
+ * came; resolves with the virtual seconds played.
+ */
+async function playUntilInterrupted(simulation: Simulation, durationSeconds: number, io: CliIo): Promise<number> {
   let interrupted = false;
   const release = io.onInterrupt(() => (interrupted = true));
   try {
@@ -64,6 +80,7 @@ async function playUntilInterrupted(simulation: Simulation, durationSeconds: num
       simulation.advanceTo(played);
       await new Promise((resolve) => setImmediate(resolve));
     } while (played < durationSeconds && !interrupted);
+    return played;
   } finally {
     release();
   }

@@ -11,11 +11,11 @@ export const USAGE = `Usage:
                    [--kubernetes-version 1.33] [--expected-startup 60s]
   probe-lens probe --spec JSON|@file [--container JSON|@file] [--host H]
                    [--type liveness|readiness|startup]
-  probe-lens simulate FILE [--scenario FILE] [--for 10m] [--seed N] [--format text|jsonl]
+  probe-lens simulate FILE [--scenario FILE] [--for 10m] [--seed N] [--format text|jsonl|html]
   probe-lens run FILE [--target local] [--port CONTAINER:LOCAL]... [--for 60s]
-                 [--format text|jsonl] [--host H] [--allow-host H]... [--allow-exec]
+                 [--format text|jsonl|html] [--host H] [--allow-host H]... [--allow-exec]
   probe-lens run FILE --target cluster [--namespace NS] [--kubectl PATH] [--for 60s]
-                 [--format text|jsonl] [--allow-exec]
+                 [--format text|jsonl|html] [--allow-exec]
   probe-lens rules [--format text|markdown|json]
 
 check     validates probes: the API server's rules, what the kubelet will do, timing.
@@ -24,6 +24,7 @@ probe     runs one probe once, as the kubelet would, and prints its result as JS
 simulate  plays a manifest's pods on a virtual clock against a scenario of how the app behaves.
 run       probes your app with the kubelet's timing, until --for or Ctrl-C: on this machine
           (--target local), or your pods through kubectl port-forward and exec (--target cluster).
+          --format html (simulate, run) writes one self-contained page: the timeline panel's view.
 
 Rules: see docs/rules.md, or 'probe-lens rules'.`;
 

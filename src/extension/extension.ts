@@ -5,6 +5,9 @@ import { ProbeCodeLenses } from './editor/codeLenses';
 import { ProbeHovers } from './editor/hovers';
 import { ProbeQuickFixes, registerAddStartupProbeCommand } from './quickFixes';
 import { type ProbingApi, registerProbing } from './sessions/registerProbing';
+import { registerTimeline } from './timeline/registerTimeline';
+import { SavedTimelines } from './timeline/savedTimelines';
+import { TimelinePanels } from './timeline/timelinePanels';
 
 /** What `activate()` returns: the pieces extension-host tests look into (the UI has no API for them). */
 export interface ProbeLensApi {
@@ -12,6 +15,7 @@ export interface ProbeLensApi {
   readonly diagnostics: FindingsDiagnostics;
   readonly log: vscode.LogOutputChannel;
   readonly probing: ProbingApi;
+  readonly timeline: TimelinePanels;
 }
 
 /**
@@ -23,11 +27,16 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
   const models = new ManifestModels();
   const rulesDoc = vscode.Uri.joinPath(context.extensionUri, 'docs', 'rules.md');
   const diagnostics = new FindingsDiagnostics(models, rulesDoc);
-  const probing = registerProbing(context, models, log);
+  const saved = new SavedTimelines(context.storageUri ?? context.globalStorageUri);
+  const timeline = new TimelinePanels({ extensionUri: context.extensionUri, models, saved, log });
+  const probing = registerProbing(context, models, log, timeline);
   const live = probing.api.sessions;
-  // Disposed in this order: sessions stop first, while the models and the log they use still work.
+  // Disposed in this order: sessions stop first, while the models and the log they use still work
+  // (a stopping session's timeline panel saves its events then, for a window reload to revive).
   context.subscriptions.push(
     probing.disposable,
+    registerTimeline({ panels: timeline, sessions: live, treeView: probing.api.treeView }, saved),
+    timeline,
     diagnostics,
     ProbeCodeLenses.register(models, live),
     ProbeHovers.register(models, live),
@@ -36,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
     models,
     log,
   );
-  return { models, diagnostics, log, probing: probing.api };
+  return { models, diagnostics, log, probing: probing.api, timeline };
 }
 
 export function deactivate(): void {}

@@ -3,6 +3,7 @@ import { parseKubernetesVersion } from '../core/check';
 import type { CheckSettings } from '../core/editing/incrementalChecker';
 import { DEFAULT_MINOR_VERSION } from '../core/manifest';
 import { normaliseRuleIds } from '../core/rules/registry';
+import { DEFAULT_TIMELINE_CAPACITY } from '../core/timeline/store';
 
 /** Every `probeLens.*` setting, read once per use and typed; invalid values fall back to defaults. */
 export interface ProbeLensSettings {
@@ -20,7 +21,12 @@ export interface ProbeLensSettings {
   readonly allowedHosts: ReadonlySet<string>;
   /** `ask`: exec probes run after the user agrees for that manifest; `never`: they don't run. */
   readonly execProbes: 'ask' | 'never';
+  /** Events a session or an opened recording keeps for its timeline. */
+  readonly timelineMaxEvents: number;
 }
+
+/** Below this a timeline would drop a pod's history within minutes. */
+export const MIN_TIMELINE_EVENTS = 1000;
 
 export const SECTION = 'probeLens';
 
@@ -37,6 +43,7 @@ export function readSettings(scope?: vscode.Uri): ProbeLensSettings {
     portMap: portMapOf(config.get<Record<string, unknown>>('local.portMap', {})),
     allowedHosts: new Set(config.get<string[]>('local.allowedHosts', [])),
     execProbes: config.get<string>('exec.probes', 'ask') === 'never' ? 'never' : 'ask',
+    timelineMaxEvents: timelineCapacityOf(config.get<unknown>('timeline.maxEvents', DEFAULT_TIMELINE_CAPACITY)),
   };
 }
 
@@ -57,6 +64,12 @@ function portMapOf(raw: Record<string, unknown>): Map<number, number> {
 
 function isPort(n: number): boolean {
   return Number.isInteger(n) && n >= 1 && n <= 65535;
+}
+
+/** A whole number of at least `MIN_TIMELINE_EVENTS`; anything that is not a number: the default. */
+function timelineCapacityOf(raw: unknown): number {
+  if (typeof raw !== 'number' || !Number.isFinite(raw)) return DEFAULT_TIMELINE_CAPACITY;
+  return Math.max(MIN_TIMELINE_EVENTS, Math.floor(raw));
 }
 
 function clamp(n: number, min: number, max: number): number {

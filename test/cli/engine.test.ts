@@ -147,10 +147,13 @@ test('run --target local: probes a real server through a port mapping, then stop
   const app = await server(() => 200);
   try {
     const manifest = file('pod.yaml', POD('      readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 1}\n'));
+    const before = Date.now();
     const { code, stdout, stderr } = await spawnCli(['run', manifest, '--port', `8080:${app.port}`, '--for', '2500ms', '--format', 'jsonl']);
     assert.equal(code, 0, stderr);
     const events = lines(stdout);
     assert.equal(events[0]?.mode, 'run');
+    const startedAt = Date.parse(String(events[0]?.startedAt));
+    assert.ok(startedAt >= before - 1000 && startedAt <= Date.now(), `startedAt ${events[0]?.startedAt}: the wall-clock time of t = 0`);
     const attempts = events.filter((e) => e.type === 'attempt');
     assert.ok(attempts.length >= 2, `attempts: ${attempts.length}`);
     assert.ok(attempts.every((a) => a.outcome === 'success'));

@@ -1,6 +1,6 @@
 /**
- * The pure pieces of the extension's probing (no `vscode` import): the Probes view's wording, the
- * session event log, the scenario template, the exec gate. The rest runs inside VS Code
+ * The pure pieces of the extension's probing (no `vscode` import): the Probes view's wording,
+ * the scenario template, the exec gate. The rest runs inside VS Code
  * (test/extension/suite/probing.vstest.ts, safety.vstest.ts).
  */
 import assert from 'node:assert/strict';
@@ -15,7 +15,6 @@ import { SessionSummary } from '../../src/core/session/summary';
 import { commandsHash, execCommandsOf } from '../../src/extension/safety/execCommands';
 import { ExecGate } from '../../src/extension/safety/execGate';
 import { probingRefusal } from '../../src/extension/safety/trust';
-import { EventLog } from '../../src/extension/sessions/eventLog';
 import { scenarioFileName, scenarioTemplate } from '../../src/extension/sessions/scenarioTemplate';
 import { duration, presentContainer, presentPod, presentProbe, presentSession } from '../../src/extension/tree/format';
 
@@ -97,15 +96,6 @@ test('pod and session rows count ready containers; a simulation shows its virtua
   const simulated = presentSession({ kind: 'simulated', label: 'web.yaml', detail: '60× · web.scenario.yaml', elapsedSeconds: 310, containers });
   assert.deepEqual([simulated.description, simulated.icon.id], ['simulated · 60× · web.scenario.yaml · t=5m 10s · 1/2 ready', 'beaker']);
   assert.deepEqual([duration(42), duration(310), duration(7380)], ['42s', '5m 10s', '2h 03m']);
-});
-
-test('the event log keeps the newest events, oldest first, however many arrive', () => {
-  const log = new EventLog(3);
-  assert.deepEqual(log.events(), []);
-  for (let t = 0; t < 7; t++) log.push({ type: 'pod', t, pod: 'web', ready: t % 2 === 0 });
-  assert.equal(log.size, 3);
-  assert.equal(log.total, 7);
-  assert.deepEqual(log.events().map((e) => e.t), [4, 5, 6]);
 });
 
 test('the scenario template parses as a scenario, naming the manifest\'s containers', () => {

@@ -39,6 +39,30 @@ test('src/cli does not import vscode or the extension', () => {
   }
 });
 
+// The webview runs in a browser sandbox: no vscode module, no node built-ins, no extension or CLI
+// code. Of core it may reach only the timeline's pure model (and types, which vanish when bundled).
+test('src/webview and src/shared import only each other, core/timeline, and core types', () => {
+  for (const file of [...sources('src/webview'), ...sources('src/shared')]) {
+    const text = readFileSync(file, 'utf8');
+    for (const target of imports(file)) {
+      assert.notEqual(target, 'vscode', `${file} imports vscode`);
+      assert.doesNotMatch(target, /^node:|^(fs|path|child_process|net|http|https|os)$/, `${file} imports ${target}`);
+      assert.doesNotMatch(target, /(^|\/)(extension|cli)(\/|$)/, `${file} imports ${target}`);
+      const typeOnly = new RegExp(`import\\s+type\\s[^;]*?from\\s+['"]${target.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}['"]`).test(text);
+      if (/\/core\//.test(target) && !typeOnly) assert.match(target, /\/core\/timeline\//, `${file} imports ${target} (only core/timeline may be bundled into the webview)`);
+    }
+  }
+});
+
+test('src/core/timeline, bundled into the webview, takes only types from the rest of core', () => {
+  for (const file of sources('src/core/timeline')) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/(?:^|\n)import\s+(?!type\s)[^;]*?from\s+['"]([^'"]+)['"]/g)) {
+      assert.match(match[1] ?? '', /^\.\/[^/]+$/, `${file} imports ${match[1]} at run time`);
+    }
+  }
+});
+
 test('the layering scan itself sees imports (it would catch a stray one)', () => {
   const seen = imports('src/extension/extension.ts');
   for (const expected of ['vscode', './diagnostics']) assert.ok(seen.includes(expected), `${expected} not among ${seen.join(', ')}`);

@@ -12,7 +12,22 @@ test('the .vsix holds exactly what the .vscodeignore allowlist lets in', { skip:
     .map((name) => name.slice('extension/'.length))
     .sort();
   // vsce stores the README as readme.md. The probers are loaded by a session's first probe.
-  assert.deepEqual(files, ['dist/extension.js', 'dist/probers/exec.js', 'dist/probers/grpc.js', 'dist/probers/http.js', 'dist/probers/tcp.js', 'docs/rules.md', 'package.json', 'readme.md']);
+  assert.deepEqual(files, [
+    'dist/codicons/LICENSE',
+    'dist/codicons/codicon.css',
+    'dist/codicons/codicon.ttf',
+    'dist/extension.js',
+    'dist/probers/exec.js',
+    'dist/probers/grpc.js',
+    'dist/probers/http.js',
+    'dist/probers/tcp.js',
+    'dist/webview/timeline.js',
+    'docs/rules.md',
+    'media/timeline-page.css',
+    'media/timeline.css',
+    'package.json',
+    'readme.md',
+  ]);
 });
 
 test('the .vsix declares the extension manifest VS Code reads', { skip: !existsSync(VSIX) && 'run `npm run package` first' }, () => {

@@ -2,8 +2,7 @@ import type { EngineEvent } from '../../core/engine/events';
 import type { ProbeType } from '../../core/manifest';
 import type { ProbeResult } from '../../core/probers/types';
 import { type ContainerSummary, SessionSummary } from '../../core/session/summary';
-
-export const JSONL_SCHEMA_VERSION = 1;
+import { runHeader } from '../../core/timeline/jsonl';
 
 const PROBE_ORDER: readonly ProbeType[] = ['startup', 'readiness', 'liveness'];
 const GLYPH: Readonly<Record<ProbeResult, [string, number]>> = { success: ['✓', 32], warning: ['!', 33], failure: ['✗', 31], unknown: ['?', 2] };
@@ -23,7 +22,7 @@ export interface OutputSink {
 
 /** `--format jsonl`: a header line with the schema version, then one line per event. */
 export function jsonlOutput(sink: OutputSink, header: Record<string, unknown>): SessionOutput {
-  let buffer = `${JSON.stringify({ type: 'run', schemaVersion: JSONL_SCHEMA_VERSION, t: 0, ...header })}\n`;
+  let buffer = `${JSON.stringify(runHeader(header))}\n`;
   const flush = () => {
     if (buffer) sink.write(buffer);
     buffer = '';

@@ -21,7 +21,35 @@ export type EngineEvent =
       readonly durationMs: number;
     }
   | { readonly type: 'result'; readonly t: number; readonly pod: string; readonly container: string; readonly probe: ProbeType; readonly containerId: string; readonly value: CachedResult }
-  | { readonly type: 'event'; readonly t: number; readonly pod: string; readonly container?: string; readonly reason: string; readonly message: string; readonly eventType: 'Normal' | 'Warning' }
+  | {
+      readonly type: 'event';
+      readonly t: number;
+      readonly pod: string;
+      readonly container?: string;
+      readonly reason: string;
+      readonly message: string;
+      readonly eventType: 'Normal' | 'Warning';
+      /** The probe whose attempt or verdict caused it (`Unhealthy`, `ProbeWarning`, a `Killing` for a failed probe). */
+      readonly probe?: ProbeType;
+    }
+  | {
+      /**
+       * A probe worker starts: when its pod starts, in the order the manifest writes the probes,
+       * and again when an edit replaces it. Carries what reading its lane needs (thresholds, period).
+       */
+      readonly type: 'worker';
+      readonly t: number;
+      readonly pod: string;
+      readonly container: string;
+      readonly probe: ProbeType;
+      /** What it probes (`handlerTitle`): `httpGet http://:8080/healthz (port http)`, `tcpSocket :5432`, `exec pg_isready`. */
+      readonly handler: string;
+      readonly initialDelaySeconds: number;
+      readonly periodSeconds: number;
+      readonly timeoutSeconds: number;
+      readonly successThreshold: number;
+      readonly failureThreshold: number;
+    }
   | {
       readonly type: 'container';
       readonly t: number;

@@ -1,3 +1,4 @@
+import { handlerTitle } from '../analysis/probeText';
 import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
@@ -112,7 +113,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     // As in the kubelet's SyncPod: workers first (their first doProbe finds no container, W5
     // step 3), then the containers. So a first attempt comes one period after the start, and
     // d + f × p (validation-rules.md §C) is when a never-healthy container is first killed.
-    for (const record of this.records) for (const probe of record.model.probes) this.startWorker(record, probe);
+    for (const record of this.records) for (const probe of inWrittenOrder(record.model.probes)) this.startWorker(record, probe);
     this.sync();
     // I1: a pod with init containers shows the containers it has not started yet as PodInitializing.
     if (this.inits.length > 0) {
@@ -209,6 +210,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       },
     });
     record.workers[probe.type] = slot;
+    this.reportWorker(record, probe);
     slot.loop.start();
   }
 
@@ -230,8 +232,14 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   /** The kubelet's Warning event for an attempt (P3). */
-  reportEvent(container: string, reason: string, message: string): void {
-    this.emitEvent(container, reason, 'Warning', message);
+  reportEvent(container: string, probe: ProbeType, reason: string, message: string): void {
+    this.emitEvent(container, reason, 'Warning', message, probe);
+  }
+
+  private reportWorker(record: ContainerRecord, probe: ProbeModel): void {
+    const { initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold } = probe.effective;
+    const handler = handlerTitle(probe.effective.handler, record.model.spec);
+    this.emitEngine({ type: 'worker', t: this.t, pod: this.identity.name, container: record.name, probe: probe.type, handler, initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold });
   }
 
   private onResult(update: ResultUpdate): void {
@@ -319,7 +327,7 @@ export class PodRuntime implements PodStatusView, Disposable {
         : record.model.kind === 'sidecar'
           ? `Init container ${record.name} failed ${cause} probe`
           : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
-    this.emitEvent(record.name, 'Killing', 'Normal', message);
+    this.emitEvent(record.name, 'Killing', 'Normal', message, cause === 'deletion' ? undefined : cause);
     // SIGTERM: an app that honours it (the scenario's stopAfter) ends within the grace period; a
     // hung one runs it out and is SIGKILLed (K3).
     const stop = stopOutcome(graceSeconds * 1000, record.process?.stopAfterMs);
@@ -512,8 +520,8 @@ export class PodRuntime implements PodStatusView, Disposable {
     });
   }
 
-  private emitEvent(container: string | undefined, reason: string, eventType: 'Normal' | 'Warning', message: string): void {
-    this.emitEngine({ type: 'event', t: this.t, pod: this.identity.name, ...(container !== undefined ? { container } : {}), reason, message, eventType });
+  private emitEvent(container: string | undefined, reason: string, eventType: 'Normal' | 'Warning', message: string, probe?: ProbeType): void {
+    this.emitEngine({ type: 'event', t: this.t, pod: this.identity.name, ...(container !== undefined ? { container } : {}), reason, message, eventType, ...(probe !== undefined ? { probe } : {}) });
   }
 
   private emitEngine(event: EngineEvent): void {
@@ -526,3 +534,7 @@ function syncsPod(update: ResultUpdate): boolean {
   return update.type !== 'liveness' || update.result === 'Failure';
 }
 
+/** Workers start in the order the manifest writes the probes, so timelines show lanes in that order. */
+function inWrittenOrder(probes: readonly ProbeModel[]): readonly ProbeModel[] {
+  return [...probes].sort((a, b) => a.keyRange.start.line - b.keyRange.start.line || a.keyRange.start.character - b.keyRange.start.character);
+}

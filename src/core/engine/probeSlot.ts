@@ -77,7 +77,7 @@ export class ProbeSlot implements WorkerHost, ProbeRunner {
     if (this.runtime.disposed || !done || !request) return;
     this.runtime.reportAttempt(this.record.name, this.model.type, request.containerId, outcome, this.runtime.clock.now() - this.began);
     const { verdict, event } = verdictOf(this.model.type, outcome);
-    if (event) this.runtime.reportEvent(this.record.name, event.reason, event.message);
+    if (event) this.runtime.reportEvent(this.record.name, this.model.type, event.reason, event.message);
     done(verdict);
   }
 }

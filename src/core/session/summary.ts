@@ -75,6 +75,7 @@ export class SessionSummary {
         return;
       case 'event':
       case 'tunnel':
+      case 'worker':
         return;
     }
   }

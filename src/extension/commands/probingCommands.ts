@@ -9,18 +9,18 @@ import { isManifestLanguage } from '../documents/manifestModels';
 import { createScenario, scenariosBeside } from '../sessions/scenarioFiles';
 import { scenarioFileName } from '../sessions/scenarioTemplate';
 import type { Sessions } from '../sessions/sessions';
-import type { ProbeTreeNode } from '../tree/nodes';
-import type { ProbeTreeProvider } from '../tree/probeTree';
+import { lanesOf } from '../timeline/manifestLanes';
+import type { TimelinePanel } from '../timeline/timelinePanel';
+import type { TimelinePanels } from '../timeline/timelinePanels';
 import { type CommandTarget, readTarget } from './args';
 import { pickContainer, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
 
 export interface ProbingCommandDeps {
   readonly launcher: SessionLauncher;
   readonly sessions: Sessions;
-  readonly tree: ProbeTreeProvider;
-  readonly view: vscode.TreeView<ProbeTreeNode>;
   readonly consent: ExecConsent;
   readonly log: vscode.LogOutputChannel;
+  readonly timelines: TimelinePanels;
 }
 
 const PREFIX = 'Probe Lens: ';
@@ -158,19 +158,16 @@ class ProbingCommands {
   }
 
   /**
-   * `openTimeline(row | uri | {uri, pod, container, probe})`: the timeline panel is the next
-   * issue; for now the session's row (or the named pod, container or probe) is revealed in the
-   * Probes view, and a message says so. Resolves with the revealed row.
+   * `openTimeline(row | uri | {uri, pod, container, probe})`: the session's timeline panel, opened
+   * beside the editor (or shown, if open), with the named pod, container or probe's lanes
+   * highlighted. Resolves with the panel.
    */
-  async openTimeline(target: CommandTarget): Promise<ProbeTreeNode | undefined> {
+  async openTimeline(target: CommandTarget): Promise<TimelinePanel | undefined> {
     const session = this.sessionOf(target) ?? (target.uri ? undefined : await pickSession(this.deps.sessions.all, 'Open Timeline'));
-    if (!session) return fail('the timeline shows a running session: start probing or a simulation first');
+    if (!session) return fail('the timeline shows a running session: start probing or a simulation first (or open a recording: Probe Lens: Open Timeline from File…)');
     const pod = target.pods?.[0];
-    const node = this.deps.tree.find(session, pod, pod && target.container, pod && target.container ? target.probe : undefined) ?? this.deps.tree.find(session);
-    if (!node) return undefined;
-    await this.deps.view.reveal(node, { select: true, focus: true, expand: true }).then(undefined, () => undefined);
-    inform(`the timeline panel comes in the next release; meanwhile ${session.label} is shown in the Probes view (its last ${session.events.size} events are kept for it).`);
-    return node;
+    const lanes = pod === undefined ? [] : lanesOf(session.snapshot, pod, target.container, target.container !== undefined ? target.probe : undefined);
+    return this.deps.timelines.openSession(session, lanes);
   }
 
   /** `forgetExecConsent([uri | {uri}])` → how many manifests' answers were forgotten (all without a URI). */

@@ -57,7 +57,7 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     if (probing) {
       const state = this.live.container(uri, pod, container.name);
       return [
-        new vscode.CodeLens(range, { title: state ? containerStatusTitle(state) : 'not started · not ready · restarts 0', command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Show this container in the Probes view' }),
+        new vscode.CodeLens(range, { title: state ? containerStatusTitle(state) : 'not started · not ready · restarts 0', command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
         new vscode.CodeLens(range, { title: 'Open timeline', command: 'probeLens.openTimeline', arguments: [target] }),
         new vscode.CodeLens(range, { title: 'Stop', command: 'probeLens.stopProbing', arguments: [{ uri }] }),
       ];

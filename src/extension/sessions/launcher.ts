@@ -101,7 +101,7 @@ export class SessionLauncher {
     const { document, all, pods } = manifest.value;
 
     const { session, gate } = createLocalSession(
-      { id: this.sessions.nextId('local'), uri: request.uri, pods: request.pods, detail: settings.localHost, onKubeletEvent: kubeletEventLogger(this.log) },
+      { id: this.sessions.nextId('local'), uri: request.uri, pods: request.pods, detail: settings.localHost, onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
       settings,
     );
     return this.begin({ session, gate, document, all }, `${podsTitle(pods)} probed at ${settings.localHost}${portMapText(settings.portMap)}`, (exec) => {
@@ -126,7 +126,7 @@ export class SessionLauncher {
     for (const note of found.value.missing) this.log.warn(`[${name}] ${note}: not probed`);
     const bindings = found.value.bindings;
     const { session, gate, target } = createClusterSession(
-      { id: this.sessions.nextId('cluster'), uri: request.uri, pods: bindings.map((b) => b.identity.name), detail: clusterDetail(bindings), onKubeletEvent: kubeletEventLogger(this.log) },
+      { id: this.sessions.nextId('cluster'), uri: request.uri, pods: bindings.map((b) => b.identity.name), detail: clusterDetail(bindings), onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
       settings,
       bindings,
       (pod, change) => (change.state === 'up' ? this.log.info(`[${name}] ${tunnelText(pod, change)}`) : this.log.warn(`[${name}] ${tunnelText(pod, change)}`)),
@@ -152,7 +152,7 @@ export class SessionLauncher {
     const scenario = read.ok ? matchScenario(read.scenario, all.map((p) => p.spec)) : read;
     if (!scenario.ok) return { ok: false, reason: `${baseName(request.scenario)}: ${scenario.error}` };
     const session = startSimulatedSession(
-      { id: this.sessions.nextId('simulated'), uri: request.uri, pods: request.pods, detail: `${request.speed}× · ${baseName(request.scenario)}`, onKubeletEvent: kubeletEventLogger(this.log) },
+      { id: this.sessions.nextId('simulated'), uri: request.uri, pods: request.pods, detail: `${request.speed}× · ${baseName(request.scenario)}`, onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: readSettings(request.uri).timelineMaxEvents },
       this.models.get(document),
       { scenario: scenario.scenario, speed: request.speed, seed: request.seed ?? 1 },
     );

@@ -6,8 +6,8 @@ import { type DesiredPod, desiredPodsOf, Manager, probeDependencies } from '../.
 import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';
 import { type PodSpecModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { SessionSummary } from '../../core/session/summary';
+import { DEFAULT_TIMELINE_CAPACITY, TimelineStore } from '../../core/timeline/store';
 import { baseName } from '../documents/fileNames';
-import { EventLog } from './eventLog';
 import { Throttle } from './throttle';
 
 /** Where probes go: this machine, a scenario on a virtual clock, or pods through kubectl. */
@@ -35,7 +35,14 @@ export interface SessionOptions {
   readonly detail: string;
   /** Sees each kubelet event (`type: 'event'`) as it happens, for the output channel. */
   readonly onKubeletEvent?: (session: ProbingSession, event: Extract<EngineEvent, { type: 'event' }>) => void;
+  /** Events kept for the timeline (`probeLens.timeline.maxEvents`); default `DEFAULT_TIMELINE_CAPACITY`. */
+  readonly timelineCapacity?: number;
+  /** Session seconds per real second: a simulation's speed; 1 (the default) on the wall clock. */
+  readonly rate?: number;
 }
+
+/** Sees every event of a session as it is recorded. */
+export type RecordListener = (event: EngineEvent) => void;
 
 /** Views redraw at most this often, however fast the session goes. */
 const SESSION_REFRESH_MS = 250;
@@ -48,8 +55,12 @@ const SESSION_REFRESH_MS = 250;
  */
 export class ProbingSession implements vscode.Disposable {
   readonly summary = new SessionSummary();
-  readonly events = new EventLog();
+  /** Its events for the timeline, bounded (`TimelineStore` drops the largest lane's oldest first). */
+  readonly events: TimelineStore;
+  /** Wall-clock time of t = 0 (epoch ms). */
   readonly startedAt = Date.now();
+  /** A plain array, not an emitter: `record` runs for every event, and usually nobody listens. */
+  private recordListeners: RecordListener[] = [];
   private readonly manager: Manager;
   private readonly lastAttempts = new Map<string, AttemptEvent>();
   private readonly changes = new vscode.EventEmitter<void>();
@@ -72,6 +83,7 @@ export class ProbingSession implements vscode.Disposable {
     readonly options: SessionOptions,
     private readonly engine: SessionEngine,
   ) {
+    this.events = new TimelineStore(options.timelineCapacity ?? DEFAULT_TIMELINE_CAPACITY);
     this.manager = new Manager({
       clock: engine.clock,
       epoch: engine.epoch,
@@ -98,6 +110,16 @@ export class ProbingSession implements vscode.Disposable {
 
   get label(): string {
     return baseName(this.options.uri);
+  }
+
+  /** Session seconds per real second (a simulation's speed; 1 on the wall clock). */
+  get rate(): number {
+    return this.options.rate ?? 1;
+  }
+
+  /** `true` when `t` is virtual seconds (a simulation), `false` when it is wall-clock time since `startedAt`. */
+  get isVirtual(): boolean {
+    return this.options.kind === 'simulated';
   }
 
   get isStopped(): boolean {
@@ -162,6 +184,18 @@ export class ProbingSession implements vscode.Disposable {
     return runtime ? runtime.restartContainer(container) : 'unknown-pod';
   }
 
+  /**
+   * Sees each event as it is recorded (after the store has it), until disposed or the session
+   * stops. For the timeline panel's live feed: it batches them itself.
+   */
+  onDidRecord(listener: RecordListener): vscode.Disposable {
+    if (this.stopped) return new vscode.Disposable(() => undefined);
+    this.recordListeners = [...this.recordListeners, listener];
+    return new vscode.Disposable(() => {
+      this.recordListeners = this.recordListeners.filter((l) => l !== listener);
+    });
+  }
+
   /** Ties something to the session's lifetime: disposed when it stops. */
   own(disposable: vscode.Disposable): void {
     if (this.stopped) disposable.dispose();
@@ -176,6 +210,7 @@ export class ProbingSession implements vscode.Disposable {
     for (const d of this.engine.owned) d.dispose();
     for (const d of this.owned.splice(0)) d.dispose();
     this.throttle.dispose();
+    this.recordListeners = [];
     this.stops.fire();
     this.stops.dispose();
     this.changes.dispose();
@@ -184,6 +219,8 @@ export class ProbingSession implements vscode.Disposable {
   private record(event: EngineEvent): void {
     this.summary.apply(event);
     this.events.push(event);
+    const listeners = this.recordListeners;
+    for (let i = 0; i < listeners.length; i++) (listeners[i] as RecordListener)(event);
     if (event.type === 'attempt') this.lastAttempts.set(probeKey(event.pod, event.container, event.probe), event);
     else if (event.type === 'event') this.options.onKubeletEvent?.(this, event);
     this.throttle.poke();

@@ -5,6 +5,7 @@ import { LiveDiagnostics } from '../liveDiagnostics';
 import { ExecConsent } from '../safety/execConsent';
 import { ProbingStatusBar } from '../statusBar';
 import { PROBES_VIEW, ProbeTreeProvider } from '../tree/probeTree';
+import type { TimelinePanels } from '../timeline/timelinePanels';
 import type { ProbeTreeNode } from '../tree/nodes';
 import { revealOnSelection } from '../tree/revealOnSelection';
 import { trackContextKeys } from './contextKeys';
@@ -27,7 +28,7 @@ export interface ProbingApi {
  * diagnostics, the status bar. Nothing here starts a session: only a command does. Disposing it
  * stops every session (no process, socket or timer is left) and unregisters the rest.
  */
-export function registerProbing(context: vscode.ExtensionContext, models: ManifestModels, log: vscode.LogOutputChannel): { api: ProbingApi; disposable: vscode.Disposable } {
+export function registerProbing(context: vscode.ExtensionContext, models: ManifestModels, log: vscode.LogOutputChannel, timelines: TimelinePanels): { api: ProbingApi; disposable: vscode.Disposable } {
   const sessions = new Sessions();
   const execConsent = new ExecConsent(context.workspaceState);
   const launcher = new SessionLauncher(models, sessions, execConsent, log);
@@ -37,7 +38,7 @@ export function registerProbing(context: vscode.ExtensionContext, models: Manife
   const statusBar = new ProbingStatusBar(sessions);
   const disposable = vscode.Disposable.from(
     // Commands and views go first, sessions last: a stopping session's last change reaches no one.
-    registerProbingCommands({ launcher, sessions, tree, view: treeView, consent: execConsent, log }),
+    registerProbingCommands({ launcher, sessions, consent: execConsent, log, timelines }),
     revealOnSelection(treeView, tree, sessions),
     trackContextKeys(sessions),
     treeView,

@@ -54,7 +54,7 @@ export function startSimulatedSession(options: Omit<SessionOptions, 'kind'>, sna
   const { scenario } = simulation;
   const clock = new VirtualClock();
   const session = new ProbingSession(
-    { ...options, kind: 'simulated' },
+    { ...options, kind: 'simulated', rate: simulation.speed },
     {
       clock,
       epoch: 0,

@@ -187,9 +187,18 @@ export class Workbench {
 
   /** Drags the sash between the side bar and the editors so that the side bar is `width` px wide. */
   async resizeSidebar(width) {
-    const sidebar = this.page.locator('.part.sidebar');
-    const box = await sidebar.boundingBox();
-    if (!box) throw new Error('no side bar');
+    await this.dragRightEdge(this.page.locator('.part.sidebar'), width, 'the side bar');
+  }
+
+  /** Drags the sash between the first two editor groups so that the first is `width` px wide. */
+  async resizeFirstEditorGroup(width) {
+    await this.dragRightEdge(this.page.locator('.part.editor .editor-group-container').first(), width, 'the first editor group');
+  }
+
+  /** Drags the sash on the right edge of `part` until it is `width` px wide. */
+  async dragRightEdge(part, width, what) {
+    const box = await part.boundingBox();
+    if (!box) throw new Error(`no ${what}`);
     if (Math.abs(box.width - width) <= 1) return;
     const right = box.x + box.width;
     const y = box.y + box.height / 2;
@@ -198,7 +207,7 @@ export class Workbench {
     await this.page.mouse.move(right + (width - box.width) / 2, y, { steps: 4 });
     await this.page.mouse.move(box.x + width, y, { steps: 4 });
     await this.page.mouse.up();
-    await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) <= 2, `the side bar to be ${width} px wide`, 5_000);
+    await waitUntil(async () => Math.abs(((await part.boundingBox())?.width ?? 0) - width) <= 2, `${what} to be ${width} px wide`, 5_000);
   }
 
   /**
@@ -228,6 +237,18 @@ export class Workbench {
     await toasts.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
   }
 
+  /** Switches the colour theme as a user does (Preferences: Color Theme), by its label (`Dark Modern`). */
+  async colorTheme(label) {
+    // Not runCommand: the theme list opens in the same quick input, which never closes in between.
+    const input = await this.openQuickInput('>Preferences: Color Theme');
+    await this.quickInputRow('Preferences: Color Theme').first().click();
+    await this.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor({ timeout: 10_000 });
+    await input.fill(label);
+    await this.quickInputRow(label).first().waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+    await this.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
   /** The Problems / Output / Terminal panel, closed. */
   async closePanel() {
     const panel = this.page.locator('.part.panel');
@@ -235,6 +256,49 @@ export class Workbench {
     await this.runCommand('View: Hide Panel');
     await panel.waitFor({ state: 'hidden', timeout: 10_000 });
   }
+}
+
+/**
+ * The frame of a Probe Lens timeline webview: code-server nests each webview in two iframes
+ * (`iframe.webview` → `#active-frame`); the one whose document has `#timeline-canvas` and the
+ * test hooks (`window.__probeLensTimeline`). `accept(state)` picks among several panels.
+ */
+export async function timelineFrame(page, { accept = () => true, what = 'a timeline webview', timeout = 20_000 } = {}) {
+  let seen = [];
+  return waitUntil(
+    async () => {
+      seen = [];
+      for (const frame of page.frames()) {
+        const state = await frame
+          .evaluate(() => (document.getElementById('timeline-canvas') && window.__probeLensTimeline ? window.__probeLensTimeline.state() : undefined))
+          .catch(() => undefined);
+        if (!state) continue;
+        seen.push({ painted: state.painted, events: state.events, lanes: state.lanes.length, theme: state.theme });
+        if (accept(state)) return frame;
+      }
+      return undefined;
+    },
+    () => `${what} (timeline frames seen: ${JSON.stringify(seen)})`,
+    timeout,
+    50,
+  );
+}
+
+/** What the timeline in `frame` shows (`window.__probeLensTimeline.state()`). */
+export function timelineState(frame) {
+  return frame.evaluate(() => window.__probeLensTimeline.state());
+}
+
+/**
+ * Where a point of a webview's page (CSS pixels, as `markAt` gives them) is on the workbench's
+ * page, for `page.mouse`: the frame's element box is already relative to the top page, through
+ * every enclosing iframe.
+ */
+export async function pagePoint(frame, point) {
+  const element = await frame.frameElement();
+  const box = await element.boundingBox();
+  if (!box) throw new Error('the webview frame is not laid out');
+  return { x: box.x + point.x, y: box.y + point.y };
 }
 
 /** A regular expression matching exactly `text`. */

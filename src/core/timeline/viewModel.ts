@@ -1,0 +1,309 @@
+import type { EngineEvent } from '../engine/events';
+import type { ContainerState } from '../engine/podState';
+import type { CachedResult } from '../engine/results';
+import type { ProbeType } from '../manifest/model';
+import { AttemptColumns, MARK_OUTCOMES, type MarkOutcome } from './columns';
+import { containerLaneKey, podLaneKey, probeLaneKey } from './laneKeys';
+import type { DroppedEvents } from './store';
+
+/**
+ * The timeline's view model (design.md §2): events in, lanes out — bands, marks and markers on a
+ * time axis in seconds. No DOM and no drawing: the panel, the CLI's HTML page and the tests in
+ * node all read the same model. Built incrementally (`append`), so a live session costs what its
+ * new events cost, never a rebuild.
+ */
+
+/** A stretch of time with one value; `end` is `undefined` while it lasts (up to `TimelineModel.end`). */
+export interface Span<V> {
+  readonly start: number;
+  end: number | undefined;
+  readonly value: V;
+}
+
+/** A kubelet event on a lane (`Unhealthy`, `ProbeWarning`, `Killing`, `BackOff`, …). */
+export interface Marker {
+  readonly t: number;
+  readonly reason: string;
+  readonly message: string;
+  readonly warning: boolean;
+  /** For a `Killing`: the probe that failed (liveness or startup). */
+  readonly probe?: ProbeType;
+  /** Index of the event in `TimelineModel.events`. */
+  readonly source: number;
+}
+
+/** A probe worker's settings, from its `worker` line. */
+export type WorkerSpec = Omit<Extract<EngineEvent, { type: 'worker' }>, 'type' | 't' | 'pod' | 'container' | 'probe'>;
+
+interface LaneBase {
+  /** The store's lane key (`laneKeys.ts`). */
+  readonly id: string;
+  /** Events the store dropped from this lane, through this time: before it the lane is incomplete. */
+  dropped?: { readonly count: number; readonly throughT: number };
+}
+
+export interface ProbeLane extends LaneBase {
+  readonly kind: 'probe';
+  readonly pod: string;
+  readonly container: string;
+  readonly probe: ProbeType;
+  /** From the latest `worker` line; recordings made before it existed have none. */
+  spec: WorkerSpec | undefined;
+  /** When an edit replaced the worker (its counts start afresh). */
+  readonly workerRestarts: number[];
+  readonly attempts: AttemptColumns;
+  /** The cached result (R1) as published (R2). */
+  readonly results: Span<CachedResult>[];
+  readonly markers: Marker[];
+  readonly counts: Record<MarkOutcome, number>;
+  /** The worker's `lastResult` and `resultRun` (W5), as the attempts so far leave them. */
+  runResult: 'Success' | 'Failure' | undefined;
+  run: number;
+}
+
+export interface ContainerStateValue {
+  readonly state: ContainerState;
+  /** `CrashLoopBackOff`, `ContainerCreating`, `Error`, `Completed`, … */
+  readonly reason?: string;
+  readonly message?: string;
+  readonly containerId: string;
+  readonly restartCount: number;
+}
+
+export interface RestartMark {
+  readonly t: number;
+  readonly containerId: string;
+  readonly restartCount: number;
+  readonly source: number;
+}
+
+export interface ContainerLane extends LaneBase {
+  readonly kind: 'container';
+  readonly pod: string;
+  readonly name: string;
+  readonly states: Span<ContainerStateValue>[];
+  readonly restarts: RestartMark[];
+  readonly markers: Marker[];
+  readonly ready: Span<boolean>[];
+  readonly probes: ProbeLane[];
+  /** The last non-empty container id: a different one is a restart. */
+  lastContainerId: string;
+}
+
+export interface PodLane extends LaneBase {
+  readonly kind: 'pod';
+  readonly name: string;
+  /** The pod's Ready condition (S4). */
+  readonly ready: Span<boolean>[];
+  /** When a port-forward tunnel was down (cluster sessions); the value says which (`127.0.0.1:41234 → 8080`). */
+  readonly tunnelsDown: Span<string>[];
+  readonly markers: Marker[];
+  readonly containers: ContainerLane[];
+}
+
+export type Lane = PodLane | ContainerLane | ProbeLane;
+
+const PROBE_RANK: Readonly<Record<ProbeType, number>> = { startup: 0, readiness: 1, liveness: 2 };
+const OUTCOME_CODE: Readonly<Record<MarkOutcome, number>> = Object.fromEntries(MARK_OUTCOMES.map((o, i) => [o, i])) as Record<MarkOutcome, number>;
+
+export class TimelineModel {
+  readonly pods: PodLane[] = [];
+  /** Every event appended, in order: marks and markers point into it for their details. */
+  readonly events: EngineEvent[] = [];
+  /** The latest time seen (an event's, or `advanceTo`'s): open spans reach to here. */
+  end = 0;
+  private readonly byId = new Map<string, Lane>();
+  /** Per pod, the tunnels down now by `local → remote`. */
+  private readonly openTunnels = new Map<string, Map<string, Span<string>>>();
+
+  append(events: Iterable<EngineEvent>): void {
+    for (const event of events) this.apply(event);
+  }
+
+  /** A live session's clock moved on without events: open spans grow to `t`. */
+  advanceTo(t: number): void {
+    if (t > this.end) this.end = t;
+  }
+
+  lane(id: string): Lane | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Pods, each followed by its containers, each followed by its probes: the order lanes are drawn. */
+  *lanes(): Generator<Lane> {
+    for (const pod of this.pods) {
+      yield pod;
+      for (const container of pod.containers) {
+        yield container;
+        yield* container.probes;
+      }
+    }
+  }
+
+  /** Says which lanes the store let go of events from (`TimelineStore.dropped()`). */
+  markDropped(dropped: readonly DroppedEvents[]): void {
+    for (const { lane, count, throughT } of dropped) {
+      const target = this.byId.get(lane);
+      if (target) target.dropped = { count, throughT };
+    }
+  }
+
+  private apply(event: EngineEvent): void {
+    const source = this.events.length;
+    this.events.push(event);
+    if (event.t > this.end) this.end = event.t;
+    switch (event.type) {
+      case 'worker':
+        return this.onWorker(this.probeLane(event.pod, event.container, event.probe, true), event);
+      case 'attempt':
+        return this.onAttempt(this.probeLane(event.pod, event.container, event.probe, false), event, source);
+      case 'result': {
+        const lane = this.probeLane(event.pod, event.container, event.probe, false);
+        changeSpan(lane.results, event.t, event.value, (a, b) => a === b);
+        // W5: a liveness or startup Failure puts the worker on hold with its run reset.
+        if (event.value === 'Failure' && event.probe !== 'readiness') lane.run = 0;
+        return;
+      }
+      case 'event':
+        return this.onKubeletEvent(event, source);
+      case 'container':
+        return this.onContainer(this.containerLane(event.pod, event.container), event, source);
+      case 'status':
+        changeSpan(this.containerLane(event.pod, event.container).ready, event.t, event.ready, (a, b) => a === b);
+        return;
+      case 'pod':
+        changeSpan(this.podLane(event.pod).ready, event.t, event.ready, (a, b) => a === b);
+        return;
+      case 'tunnel':
+        return this.onTunnel(event);
+    }
+  }
+
+  private onWorker(lane: ProbeLane, event: Extract<EngineEvent, { type: 'worker' }>): void {
+    if (lane.spec !== undefined || lane.attempts.length > 0) lane.workerRestarts.push(event.t);
+    const { handler, initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold } = event;
+    lane.spec = { handler, initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold };
+    lane.run = 0;
+    lane.runResult = undefined;
+  }
+
+  /** W5 step 6: a run of equal verdicts; an errored attempt is discarded and leaves it as it was (P5). */
+  private onAttempt(lane: ProbeLane, event: Extract<EngineEvent, { type: 'attempt' }>, source: number): void {
+    const outcome: MarkOutcome = event.error !== undefined ? 'error' : event.outcome;
+    if (outcome !== 'error') {
+      const verdict = outcome === 'success' || outcome === 'warning' ? 'Success' : 'Failure';
+      if (lane.runResult === verdict) lane.run++;
+      else {
+        lane.runResult = verdict;
+        lane.run = 1;
+      }
+    }
+    lane.counts[outcome]++;
+    lane.attempts.push(event.t, event.durationMs, OUTCOME_CODE[outcome], lane.run, source);
+  }
+
+  private onKubeletEvent(event: Extract<EngineEvent, { type: 'event' }>, source: number): void {
+    const marker: Marker = { t: event.t, reason: event.reason, message: event.message, warning: event.eventType === 'Warning', source, ...(event.probe !== undefined ? { probe: event.probe } : {}) };
+    if (event.container === undefined) {
+      this.podLane(event.pod).markers.push(marker);
+      return;
+    }
+    const probe = event.reason === 'Killing' ? undefined : (event.probe ?? probeNamedBy(event.message));
+    if (probe) this.probeLane(event.pod, event.container, probe, false).markers.push(marker);
+    else this.containerLane(event.pod, event.container).markers.push(marker);
+  }
+
+  private onContainer(lane: ContainerLane, event: Extract<EngineEvent, { type: 'container' }>, source: number): void {
+    const value: ContainerStateValue = {
+      state: event.state,
+      containerId: event.containerId,
+      restartCount: event.restartCount,
+      ...(event.reason !== undefined ? { reason: event.reason } : {}),
+      ...(event.message !== undefined ? { message: event.message } : {}),
+    };
+    changeSpan(lane.states, event.t, value, sameState);
+    if (event.containerId === '' || event.containerId === lane.lastContainerId) return;
+    if (lane.lastContainerId !== '') lane.restarts.push({ t: event.t, containerId: event.containerId, restartCount: event.restartCount, source });
+    lane.lastContainerId = event.containerId;
+  }
+
+  private onTunnel(event: Extract<EngineEvent, { type: 'tunnel' }>): void {
+    const lane = this.podLane(event.pod);
+    let open = this.openTunnels.get(event.pod);
+    if (!open) this.openTunnels.set(event.pod, (open = new Map()));
+    const which = `${event.local} → ${event.remote}`;
+    const down = open.get(which);
+    if (event.state === 'down' && !down) {
+      const span: Span<string> = { start: event.t, end: undefined, value: which };
+      lane.tunnelsDown.push(span);
+      open.set(which, span);
+    } else if (event.state === 'up' && down) {
+      down.end = event.t;
+      open.delete(which);
+    }
+  }
+
+  private podLane(name: string): PodLane {
+    const id = podLaneKey(name);
+    let lane = this.byId.get(id) as PodLane | undefined;
+    if (!lane) {
+      lane = { kind: 'pod', id, name, ready: [], tunnelsDown: [], markers: [], containers: [] };
+      this.pods.push(lane);
+      this.byId.set(id, lane);
+    }
+    return lane;
+  }
+
+  private containerLane(pod: string, name: string): ContainerLane {
+    const id = containerLaneKey(pod, name);
+    let lane = this.byId.get(id) as ContainerLane | undefined;
+    if (!lane) {
+      lane = { kind: 'container', id, pod, name, states: [], restarts: [], markers: [], ready: [], probes: [], lastContainerId: '' };
+      this.podLane(pod).containers.push(lane);
+      this.byId.set(id, lane);
+    }
+    return lane;
+  }
+
+  /**
+   * `worker` lines come in the order the manifest writes the probes, so their lanes keep it;
+   * a lane first met any other way (a recording without `worker` lines) goes in kubelet order.
+   */
+  private probeLane(pod: string, container: string, probe: ProbeType, fromWorker: boolean): ProbeLane {
+    const id = probeLaneKey(pod, container, probe);
+    let lane = this.byId.get(id) as ProbeLane | undefined;
+    if (!lane) {
+      lane = { kind: 'probe', id, pod, container, probe, spec: undefined, workerRestarts: [], attempts: new AttemptColumns(), results: [], markers: [], counts: { success: 0, warning: 0, failure: 0, unknown: 0, error: 0 }, runResult: undefined, run: 0 };
+      const probes = this.containerLane(pod, container).probes;
+      const at = fromWorker ? probes.length : probes.findIndex((p) => p.spec === undefined && PROBE_RANK[p.probe] > PROBE_RANK[probe]);
+      probes.splice(at < 0 ? probes.length : at, 0, lane);
+      this.byId.set(id, lane);
+    }
+    return lane;
+  }
+}
+
+/** Opens a span with `value` at `t` unless the open one already has it. */
+function changeSpan<V>(spans: Span<V>[], t: number, value: V, same: (a: V, b: V) => boolean): void {
+  const last = spans[spans.length - 1];
+  if (last && last.end === undefined) {
+    if (same(last.value, value)) return;
+    last.end = t;
+  }
+  spans.push({ start: t, end: undefined, value });
+}
+
+function sameState(a: ContainerStateValue, b: ContainerStateValue): boolean {
+  return a.state === b.state && a.reason === b.reason && a.containerId === b.containerId && a.restartCount === b.restartCount;
+}
+
+/** Recordings made before events named their probe: the kubelet's text does (`Liveness probe failed: …`). */
+function probeNamedBy(message: string): ProbeType | undefined {
+  const match = /^(Startup|Readiness|Liveness) probe /.exec(message);
+  return match ? (match[1]?.toLowerCase() as ProbeType) : undefined;
+}
+
+/** What an attempt mark stands for, for the outcome at `code`. */
+export function markOutcomeAt(code: number): MarkOutcome {
+  return MARK_OUTCOMES[code] ?? 'unknown';
+}

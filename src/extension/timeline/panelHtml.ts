@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/** The folders a timeline webview may load from (design §5): the bundles and the styles, nothing else. */
+export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
+}
+
+/**
+ * The webview's options. Not `retainContextWhenHidden`: a hidden panel costs nothing, and the
+ * webview restores its zoom, filters and follow from `getState` when shown again (the host sends
+ * `load` again after its `ready`).
+ */
+export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return { enableScripts: true, retainContextWhenHidden: false, enableFindWidget: false, localResourceRoots: timelineResourceRoots(extensionUri) };
+}
+
+/**
+ * The panel's page: a shell. The bundle (dist/webview/timeline.js) builds its DOM itself; the
+ * page brings the CSP, the styles and the one script, allowed by its nonce — no inline script or
+ * style, no eval, nothing from the network.
+ */
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeHtml(asset('dist', 'codicons', 'codicon.css'))}">
+<link rel="stylesheet" href="${escapeHtml(asset('media', 'timeline.css'))}">
+<title>${escapeHtml(title)}</title>
+</head>
+<body>
+<script nonce="${escapeHtml(nonce)}" src="${escapeHtml(asset('dist', 'webview', 'timeline.js'))}"></script>
+</body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

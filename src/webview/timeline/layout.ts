@@ -1,0 +1,132 @@
+/**
+ * Rows: which lanes are drawn, in what order, at what height. Pure (node tests import it): the
+ * model's lanes, the filters and the highlighted lane ids in; rows with their y offsets out. The
+ * renderer, the hit test and the accessible lane list all read the same rows, so what a screen
+ * reader walks is what is drawn.
+ */
+import type { ProbeType } from '../../core/manifest/model';
+import type { MarkOutcome } from '../../core/timeline/columns';
+import type { Lane } from '../../core/timeline/viewModel';
+
+export interface Filters {
+  /** Container names (in every pod). */
+  readonly hiddenContainers: ReadonlySet<string>;
+  readonly hiddenProbes: ReadonlySet<ProbeType>;
+  /** Marks only: lanes stay. */
+  readonly hiddenOutcomes: ReadonlySet<MarkOutcome>;
+}
+
+/** No rows: before the first load. */
+export const EMPTY_LAYOUT: Layout = { rows: [], height: 0, byId: new Map() };
+
+export const NO_FILTERS: Filters = { hiddenContainers: new Set(), hiddenProbes: new Set(), hiddenOutcomes: new Set() };
+
+export const ROW_HEIGHT: Readonly<Record<Lane['kind'], number>> = { pod: 26, container: 30, probe: 38 };
+/** Space above each pod but the first. */
+export const POD_GAP = 8;
+
+/**
+ * Where things sit inside a probe row (offsets from its top): kubelet event markers on top, the
+ * attempt marks (bars rising from a common baseline, failures tallest), the cached result band.
+ */
+export const PROBE_ROW = { markerTop: 2, markerHeight: 6, markTop: 10, markHeight: 16, bandTop: 29, bandHeight: 6 } as const;
+/** Inside a container row: the state band, the ready strip under it. */
+export const CONTAINER_ROW = { bandTop: 7, bandHeight: 14, readyTop: 23, readyHeight: 3 } as const;
+/** Inside a pod row: the Ready condition band. */
+export const POD_ROW = { bandTop: 6, bandHeight: 14 } as const;
+
+/** Bar heights by outcome, from the mark baseline: the worse, the taller, so shape says it as well as colour. */
+export const MARK_HEIGHT: Readonly<Record<MarkOutcome, number>> = { success: 7, warning: 11, unknown: 11, failure: 16, error: 16 };
+
+/**
+ * Which outcome wins a pixel column when marks are denser than pixels (the worst; an attempt the
+ * kubelet discarded counts above unknown, so prober errors never hide behind successes).
+ * Indexed like `MARK_OUTCOMES` (success, warning, failure, unknown, error).
+ */
+export const OUTCOME_SEVERITY: readonly number[] = [0, 1, 4, 2, 3];
+
+export interface Row {
+  readonly lane: Lane;
+  /** Position in `Layout.rows`. */
+  readonly index: number;
+  /** CSS pixels from the top of all rows. */
+  readonly y: number;
+  readonly height: number;
+  /** 0 pod, 1 container, 2 probe. */
+  readonly depth: 0 | 1 | 2;
+  readonly label: string;
+  readonly highlighted: boolean;
+}
+
+export interface Layout {
+  readonly rows: readonly Row[];
+  readonly height: number;
+  readonly byId: ReadonlyMap<string, Row>;
+}
+
+/** What a lane's label says: the pod, the container, or the probe type. */
+export function laneLabel(lane: Lane): string {
+  switch (lane.kind) {
+    case 'pod':
+      return lane.name;
+    case 'container':
+      return lane.name;
+    case 'probe':
+      return lane.probe;
+  }
+}
+
+/** Lanes in draw order (`TimelineModel.lanes()`), filtered: a hidden container hides its probes too; pods always show. */
+export function layoutRows(lanes: Iterable<Lane>, filters: Filters, highlighted: ReadonlySet<string>): Layout {
+  const rows: Row[] = [];
+  const byId = new Map<string, Row>();
+  let y = 0;
+  for (const lane of lanes) {
+    if (lane.kind === 'container' && filters.hiddenContainers.has(lane.name)) continue;
+    if (lane.kind === 'probe' && (filters.hiddenContainers.has(lane.container) || filters.hiddenProbes.has(lane.probe))) continue;
+    if (lane.kind === 'pod' && rows.length > 0) y += POD_GAP;
+    const height = ROW_HEIGHT[lane.kind];
+    const row: Row = { lane, index: rows.length, y, height, depth: lane.kind === 'pod' ? 0 : lane.kind === 'container' ? 1 : 2, label: laneLabel(lane), highlighted: highlighted.has(lane.id) };
+    rows.push(row);
+    byId.set(lane.id, row);
+    y += height;
+  }
+  return { rows, height: y, byId };
+}
+
+/** The rows that overlap `[top, bottom)` (CSS pixels from the top of all rows): `[first, end)` indices. */
+export function visibleRows(layout: Layout, top: number, bottom: number): [number, number] {
+  const rows = layout.rows;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const row = rows[mid] as Row;
+    if (row.y + row.height <= top) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < rows.length && (rows[end] as Row).y < bottom) end++;
+  return [lo, end];
+}
+
+/** The row at `y` (CSS pixels from the top of all rows), if any (not the gap between pods). */
+export function rowAt(layout: Layout, y: number): Row | undefined {
+  const [first] = visibleRows(layout, y, y + 1);
+  const row = layout.rows[first];
+  return row && y >= row.y && y < row.y + row.height ? row : undefined;
+}
+
+/** Container names in the order first met (the container filter's choices). */
+export function containerNames(lanes: Iterable<Lane>): string[] {
+  const names = new Set<string>();
+  for (const lane of lanes) if (lane.kind === 'container') names.add(lane.name);
+  return [...names];
+}
+
+/** Probe types that occur, in kubelet order. */
+export function probeTypes(lanes: Iterable<Lane>): ProbeType[] {
+  const seen = new Set<ProbeType>();
+  for (const lane of lanes) if (lane.kind === 'probe') seen.add(lane.probe);
+  return (['startup', 'readiness', 'liveness'] as const).filter((p) => seen.has(p));
+}

@@ -1,0 +1,55 @@
+/**
+ * What the timeline exposes on `window.__probeLensTimeline` for tests and benchmarks (the VS Code
+ * harness and the CLI's HTML page in headless Chromium read it). Read-only views of what is on
+ * screen: tests assert on what a user sees, not on internals. Pure types: no DOM.
+ */
+export interface TimelineHookLane {
+  /** The store's lane key (`laneKeys.ts`): `pod:web-0`, `container:web-0/app`, `probe:web-0/app/liveness`. */
+  readonly id: string;
+  readonly kind: 'pod' | 'container' | 'probe';
+  /** What the lane's label says. */
+  readonly label: string;
+  /** CSS pixels from the canvas's top edge, and height. */
+  readonly top: number;
+  readonly height: number;
+  readonly highlighted: boolean;
+}
+
+export interface TimelineHookState {
+  /** Frames painted so far (0 until the first paint). */
+  readonly painted: number;
+  /** Events in the model. */
+  readonly events: number;
+  /** The lanes drawn now (filters applied), top to bottom. */
+  readonly lanes: readonly TimelineHookLane[];
+  /** Per probe lane id: its attempts by outcome (`success`, `warning`, `failure`, `unknown`, `error`), filters not applied. */
+  readonly attempts: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Per probe lane id: its kubelet event markers' reasons, in time order. */
+  readonly markers: Readonly<Record<string, readonly string[]>>;
+  /** Per container lane id: restart marks (`containerId`, `restartCount`) and kill markers' messages. */
+  readonly containers: Readonly<Record<string, { readonly restarts: readonly { readonly containerId: string; readonly restartCount: number }[]; readonly kills: readonly string[]; readonly backOff: number }>>;
+  readonly viewport: { readonly start: number; readonly end: number };
+  readonly follow: boolean;
+  /** From the body's class: `light`, `dark`, `high-contrast`, `high-contrast-light`. */
+  readonly theme: string;
+  /** The resolved colour the canvas uses for failed attempts (changes with the theme). */
+  readonly failureColor: string;
+  readonly live: boolean;
+  readonly ended: boolean;
+  /** Events the store dropped (as the panel's note says), 0 if none. */
+  readonly dropped: number;
+  /** The notes shown above the lanes (dropped events, skipped lines, loading, ended), '' if none. */
+  readonly note: string;
+  /** Replay: `undefined` unless the source is replayable. */
+  readonly replay?: { readonly playing: boolean; readonly speed: number; readonly at: number };
+}
+
+export interface TimelineTestHooks {
+  state(): TimelineHookState;
+  /** Where the attempt of `laneId` nearest to `t` is drawn, in CSS pixels relative to the page (for `page.mouse`), if visible. */
+  markAt(laneId: string, t: number): { readonly x: number; readonly y: number } | undefined;
+  /** The tooltip's text while shown, else ''. */
+  tooltip(): string;
+  /** Redraws everything `frames` times, synchronously, and returns each redraw's duration in ms. */
+  measureRedraw(frames: number): number[];
+}

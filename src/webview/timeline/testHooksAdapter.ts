@@ -1,0 +1,117 @@
+/**
+ * The test hooks (`testHooks.ts`, the contract the VS Code harness and the page's Chromium test
+ * read) over the running timeline: read-only views of what is on screen, and a redraw timer.
+ */
+import { MARK_OUTCOMES } from '../../core/timeline/columns';
+import type { AttemptColumns } from '../../core/timeline/columns';
+import { containerFacts } from './describe';
+import type { Hit } from './hitTest';
+import type { LaneRows } from './laneRows';
+import type { NotesView } from './notesView';
+import type { Renderer } from './render/renderer';
+import type { ReplayController } from './replay';
+import type { TimelineSession } from './session';
+import type { TimelineHookState, TimelineTestHooks } from './testHooks';
+import type { Palette } from './theme';
+import type { TooltipView } from './tooltip';
+import type { Viewport } from './viewport';
+
+/** What the hooks read: the timeline's parts. */
+export interface HookedTimeline {
+  readonly session: TimelineSession;
+  readonly viewport: Viewport;
+  readonly replay: ReplayController;
+  readonly rows: LaneRows;
+  readonly renderer: Renderer;
+  readonly canvas: HTMLCanvasElement;
+  readonly scroller: HTMLElement;
+  readonly tooltip: TooltipView;
+  readonly notes: NotesView;
+  palette(): Palette;
+  /** Frames painted so far. */
+  painted(): number;
+  /** Shows `[start, end]`, as a user's zoom would, and draws at once. */
+  showRange(start: number, end: number): void;
+  /** Draws at once (lays out first if needed). */
+  paint(): void;
+}
+
+/** The hooks, plus `zoomTo(start, end)` for dev pages and benchmarks: shows that time range. */
+export function timelineTestHooks(timeline: HookedTimeline): TimelineTestHooks & { zoomTo(start: number, end: number): void } {
+  return {
+    zoomTo: (start, end) => timeline.showRange(start, end),
+    state: () => hookState(timeline),
+    markAt: (laneId, t) => {
+      const row = timeline.rows.layout.byId.get(laneId);
+      if (!row || row.lane.kind !== 'probe') return undefined;
+      const index = nearestAttempt(row.lane.attempts, t);
+      return index < 0 ? undefined : pointOnPage(timeline, { kind: 'mark', row, lane: row.lane, index });
+    },
+    tooltip: () => timeline.tooltip.text,
+    measureRedraw: (frames) => {
+      const times: number[] = [];
+      for (let i = 0; i < frames; i++) {
+        const start = performance.now();
+        timeline.paint();
+        times.push(performance.now() - start);
+      }
+      return times;
+    },
+  };
+}
+
+function hookState(timeline: HookedTimeline): TimelineHookState {
+  const { session, viewport } = timeline;
+  const feed = session.feed;
+  const model = feed.model;
+  const attempts: Record<string, Record<string, number>> = {};
+  const markers: Record<string, string[]> = {};
+  const containers: Record<string, ReturnType<typeof containerFacts>> = {};
+  for (const lane of model.lanes()) {
+    if (lane.kind === 'probe') {
+      attempts[lane.id] = { ...lane.counts };
+      markers[lane.id] = lane.markers.map((m) => m.reason);
+    } else if (lane.kind === 'container') {
+      containers[lane.id] = containerFacts(lane);
+    }
+  }
+  const scrollTop = timeline.scroller.scrollTop;
+  const palette = timeline.palette();
+  return {
+    painted: timeline.painted(),
+    events: model.events.length,
+    lanes: timeline.rows.layout.rows.map((row) => ({ id: row.lane.id, kind: row.lane.kind, label: row.label, top: row.y - scrollTop, height: row.height, highlighted: row.highlighted })),
+    attempts,
+    markers,
+    containers,
+    viewport: { start: viewport.start, end: viewport.end },
+    follow: viewport.follow,
+    theme: palette.theme,
+    failureColor: palette.outcomes[MARK_OUTCOMES.indexOf('failure')] as string,
+    live: session.isLive,
+    ended: session.ended !== undefined,
+    dropped: feed.droppedEvents.reduce((sum, d) => sum + d.count, 0),
+    note: timeline.notes.text,
+    ...(session.replayable ? { replay: { playing: timeline.replay.playing, speed: timeline.replay.speed, at: feed.playhead ?? feed.end } } : {}),
+  };
+}
+
+/** Where `hit` is drawn, as a point in page CSS px (its middle), if it is on the canvas. */
+function pointOnPage(timeline: HookedTimeline, hit: Hit): { x: number; y: number } | undefined {
+  const { renderer } = timeline;
+  const box = renderer.boxOf(hit);
+  if (!box) return undefined;
+  const x = box.x + box.w / 2;
+  const y = box.y + box.h / 2;
+  if (x < 0 || x > renderer.width || y < 0 || y > renderer.height) return undefined;
+  const rect = timeline.canvas.getBoundingClientRect();
+  return { x: rect.left + x, y: rect.top + y };
+}
+
+/** The attempt nearest to `t` (the later on a tie), -1 if there are none. */
+function nearestAttempt(attempts: AttemptColumns, t: number): number {
+  if (attempts.length === 0) return -1;
+  let i = attempts.lowerBound(t);
+  if (i >= attempts.length || (i > 0 && t - (attempts.t[i - 1] as number) < (attempts.t[i] as number) - t)) i--;
+  return i;
+}
