@@ -1,23 +1,16 @@
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../../core/engine/events';
-import type { LineProblem, RunHeader } from '../../core/timeline/jsonl';
-import type { DroppedEvents } from '../../core/timeline/store';
+import type { RunHeader } from '../../core/timeline/jsonl';
 import { type HostMessage, isWebviewMessage, TIMELINE_PROTOCOL_VERSION, type TimelineRestore, type TimelineSource, type WebviewMessage } from '../../shared/protocol';
 
 /** A host message before the protocol version is stamped on it. */
 export type Outgoing = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, 'protocol'> : never) : never;
 
-/** What a (re)created webview loads: everything the source holds now. */
-export interface TimelineSnapshot {
-  readonly header?: RunHeader;
-  readonly events: readonly EngineEvent[];
-  readonly dropped: readonly DroppedEvents[];
-  readonly now: number;
-  readonly problems?: readonly LineProblem[];
-  readonly skipped?: number;
-  /** The source will send nothing more, and why (a stopped session): an `ended` follows the load. */
-  readonly ended?: string;
-}
+/**
+ * What a (re)created webview loads: everything the source holds now (the `load` message's data),
+ * and, for a stopped session, why it will send nothing more (an `ended` follows the load).
+ */
+export type TimelineSnapshot = Pick<Extract<HostMessage, { type: 'load' }>, 'header' | 'events' | 'dropped' | 'now' | 'problems' | 'skipped'> & { readonly ended?: string };
 
 /** What *Export…* writes: `toJsonLines(header, events)`. */
 export interface Exportable {

@@ -146,9 +146,12 @@ test('timeline: the panel of a simulated session — strict CSP, ready → load,
     const api = await activateProbeLens();
     await vscode.commands.executeCommand('probeLens.probes.focus');
     // The tree redraws its rows as the session runs: a row found a moment ago may be gone by the
-    // time it is revealed, so each try finds it afresh.
+    // time it is revealed, so each try finds it afresh. A row selected already (the cursor's
+    // follower may have got there first) fires no selection event: each try selects the session first.
     const startupSelected = () => panel.highlighted.join() === 'probe:checkout/api/startup';
     for (let tries = 0; tries < 10 && !startupSelected(); tries++) {
+      const sessionRow = api.probing.tree.find(session);
+      if (sessionRow) await api.probing.treeView.reveal(sessionRow, { select: true, focus: false });
       const row = api.probing.tree.find(session, 'checkout', 'api', 'startup');
       assert.ok(row);
       await api.probing.treeView.reveal(row, { select: true, focus: false });
