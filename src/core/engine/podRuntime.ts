@@ -1,4 +1,3 @@
-import { handlerTitle } from '../analysis/probeText';
 import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
@@ -6,6 +5,7 @@ import type { Clock } from './clock';
 import { ContainerRecord } from './containerRecord';
 import { backOffEventMessage, crashLoopMessage } from './crashLoop';
 import type { Disposable } from './disposable';
+import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, workerLine } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
 import { type InitContainerView, type InitStep, initializationStep } from './initialization';
 import { containersReady, isInitContainerReady, isReady, isStarted } from './podStatus';
@@ -37,8 +37,6 @@ export interface PodRuntimeOptions {
  * out a start-up jitter (W4) in a session the user just started.
  */
 export const KUBELET_UP_MS = 3_600_000;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * What `restartContainer` did: `restarting` — killed, and the kubelet starts it again (at once or
@@ -210,36 +208,18 @@ export class PodRuntime implements PodStatusView, Disposable {
       },
     });
     record.workers[probe.type] = slot;
-    this.reportWorker(record, probe);
+    this.emitEngine(workerLine(this.t, this.identity.name, record, probe));
     slot.loop.start();
   }
 
   /** An attempt's `attempt` line (design.md §3). */
   reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void {
-    const event: Mutable<Extract<EngineEvent, { type: 'attempt' }>> = {
-      type: 'attempt',
-      t: this.t,
-      pod: this.identity.name,
-      container,
-      probe,
-      containerId,
-      outcome: outcome.result,
-      output: outcome.output,
-      durationMs,
-    };
-    if (outcome.error !== undefined) event.error = outcome.error;
-    this.options.emit(event);
+    this.options.emit(attemptLine(this.t, this.identity.name, container, probe, containerId, outcome, durationMs));
   }
 
   /** The kubelet's Warning event for an attempt (P3). */
   reportEvent(container: string, probe: ProbeType, reason: string, message: string): void {
     this.emitEvent(container, reason, 'Warning', message, probe);
-  }
-
-  private reportWorker(record: ContainerRecord, probe: ProbeModel): void {
-    const { initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold } = probe.effective;
-    const handler = handlerTitle(probe.effective.handler, record.model.spec);
-    this.emitEngine({ type: 'worker', t: this.t, pod: this.identity.name, container: record.name, probe: probe.type, handler, initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold });
   }
 
   private onResult(update: ResultUpdate): void {
@@ -507,21 +487,11 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   private emitContainer(record: ContainerRecord): void {
-    this.emitEngine({
-      type: 'container',
-      t: this.t,
-      pod: this.identity.name,
-      container: record.name,
-      containerId: record.containerId ?? '',
-      state: record.state,
-      restartCount: record.restartCount,
-      ...(record.reason !== undefined ? { reason: record.reason } : {}),
-      ...(record.message !== undefined ? { message: record.message } : {}),
-    });
+    this.emitEngine(containerLine(this.t, this.identity.name, record));
   }
 
   private emitEvent(container: string | undefined, reason: string, eventType: 'Normal' | 'Warning', message: string, probe?: ProbeType): void {
-    this.emitEngine({ type: 'event', t: this.t, pod: this.identity.name, ...(container !== undefined ? { container } : {}), reason, message, eventType, ...(probe !== undefined ? { probe } : {}) });
+    this.emitEngine(kubeletEventLine(this.t, this.identity.name, container, reason, eventType, message, probe));
   }
 
   private emitEngine(event: EngineEvent): void {
@@ -534,7 +504,3 @@ function syncsPod(update: ResultUpdate): boolean {
   return update.type !== 'liveness' || update.result === 'Failure';
 }
 
-/** Workers start in the order the manifest writes the probes, so timelines show lanes in that order. */
-function inWrittenOrder(probes: readonly ProbeModel[]): readonly ProbeModel[] {
-  return [...probes].sort((a, b) => a.keyRange.start.line - b.keyRange.start.line || a.keyRange.start.character - b.keyRange.start.character);
-}

@@ -1,0 +1,46 @@
+import { handlerTitle } from '../analysis/probeText';
+import type { ProbeModel, ProbeType } from '../manifest';
+import type { ProbeOutcome } from '../probers/types';
+import type { ContainerRecord } from './containerRecord';
+import type { EngineEvent } from './events';
+
+/**
+ * The lines a pod runtime writes (design.md §3), built from what it knows at that moment. Here,
+ * not in the runtime, so the runtime keeps to the kubelet's decisions and the schema's shape is
+ * read in one place. `t` is seconds since the run began; `pod` the pod's name.
+ */
+
+export function attemptLine(t: number, pod: string, container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): EngineEvent {
+  return { type: 'attempt', t, pod, container, probe, containerId, outcome: outcome.result, output: outcome.output, durationMs, ...(outcome.error !== undefined ? { error: outcome.error } : {}) };
+}
+
+/** A worker starts: what reading its lane needs (its handler and thresholds). */
+export function workerLine(t: number, pod: string, record: ContainerRecord, probe: ProbeModel): EngineEvent {
+  const { initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold } = probe.effective;
+  const handler = handlerTitle(probe.effective.handler, record.model.spec);
+  return { type: 'worker', t, pod, container: record.name, probe: probe.type, handler, initialDelaySeconds, periodSeconds, timeoutSeconds, successThreshold, failureThreshold };
+}
+
+export function containerLine(t: number, pod: string, record: ContainerRecord): EngineEvent {
+  return {
+    type: 'container',
+    t,
+    pod,
+    container: record.name,
+    containerId: record.containerId ?? '',
+    state: record.state,
+    restartCount: record.restartCount,
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    ...(record.message !== undefined ? { message: record.message } : {}),
+  };
+}
+
+/** A kubelet event; `probe` when a probe's attempt or verdict caused it. */
+export function kubeletEventLine(t: number, pod: string, container: string | undefined, reason: string, eventType: 'Normal' | 'Warning', message: string, probe?: ProbeType): EngineEvent {
+  return { type: 'event', t, pod, ...(container !== undefined ? { container } : {}), reason, message, eventType, ...(probe !== undefined ? { probe } : {}) };
+}
+
+/** Workers start in the order the manifest writes the probes, so timelines show lanes in that order. */
+export function inWrittenOrder(probes: readonly ProbeModel[]): readonly ProbeModel[] {
+  return [...probes].sort((a, b) => a.keyRange.start.line - b.keyRange.start.line || a.keyRange.start.character - b.keyRange.start.character);
+}
