@@ -4,14 +4,19 @@ import type { ProbeOutcome } from '../probers/types';
 import type { ContainerRecord } from './containerRecord';
 import type { EngineEvent } from './events';
 
+type AttemptLine = Extract<EngineEvent, { type: 'attempt' }>;
+
 /**
  * The lines a pod runtime writes (design.md §3), built from what it knows at that moment. Here,
  * not in the runtime, so the runtime keeps to the kubelet's decisions and the schema's shape is
  * read in one place. `t` is seconds since the run began; `pod` the pod's name.
  */
 
+/** The hottest line (one per attempt): built without spreads, which allocate on every call. */
 export function attemptLine(t: number, pod: string, container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): EngineEvent {
-  return { type: 'attempt', t, pod, container, probe, containerId, outcome: outcome.result, output: outcome.output, durationMs, ...(outcome.error !== undefined ? { error: outcome.error } : {}) };
+  const line: { -readonly [K in keyof AttemptLine]: AttemptLine[K] } = { type: 'attempt', t, pod, container, probe, containerId, outcome: outcome.result, output: outcome.output, durationMs };
+  if (outcome.error !== undefined) line.error = outcome.error;
+  return line;
 }
 
 /** A worker starts: what reading its lane needs (its handler and thresholds). */
