@@ -177,7 +177,11 @@ async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
   const manifest = loadRunnableManifest(run.file, run.minorVersion, io);
   const kubectl: KubectlConfig = { path: run.kubectl, env: process.env };
   const found = await findClusterPods(kubectl, desiredPods(manifest), run.namespace);
-  if (!found.ok) throw new UsageError(found.reason);
+  if (!found.ok) {
+    // kubectl's own words first (a terminal shows them whole), then what they mean.
+    if (found.kubectl?.stderr.trim()) io.stderr(`${found.kubectl.command}:\n${found.kubectl.stderr.trim()}\n`);
+    throw new UsageError(found.reason);
+  }
   // The CLI names each pod as the cluster does.
   const bindings: ClusterPodBinding[] = found.value.bindings.map(({ spec, pod }) => ({ identity: { name: pod.name, namespace: pod.namespace, uid: pod.uid }, spec, pod }));
   for (const error of found.value.missing) io.stderr(`probe-lens: note: ${error}; not probed\n`);

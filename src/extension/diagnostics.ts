@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { ManifestSnapshot } from '../core/editing/incrementalChecker';
-import type { Finding, Severity } from '../core/rules/types';
+import { apiLine, type Problem, presentFindings } from '../core/rules/present';
+import type { Severity } from '../core/rules/types';
 import type { ManifestModels } from './documents/manifestModels';
 import { toVsRange } from './documents/positions';
+import { ruleDocTarget } from './ruleDocs';
 
 const SEVERITY: Readonly<Record<Severity, vscode.DiagnosticSeverity>> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -19,16 +21,14 @@ export class FindingsDiagnostics implements vscode.Disposable {
   /** Per document, the newest snapshot waiting to be published. */
   private readonly queued = new Map<string, { document: vscode.TextDocument; snapshot: ManifestSnapshot }>();
   private disposed = false;
-  /** When findings were last handed to VS Code (`performance.now()` ms): for measurements. */
+  /** When findings were last handed to VS Code (`performance.now()` ms), and how long that took: for measurements. */
   lastPublishedAt = 0;
+  lastPublishMs = 0;
 
-  constructor(
-    models: ManifestModels,
-    private readonly rulesDoc: vscode.Uri,
-  ) {
+  constructor(models: ManifestModels) {
     // Published in a task of its own: a read and its publishing never block the thread together,
     // which probe timers share with editing.
-    this.subscription = models.onDidUpdate(({ document, snapshot }) => this.publishSoon(document, snapshot));
+    this.subscription = models.onDidShow(({ document, snapshot }) => this.publishSoon(document, snapshot));
     for (const document of vscode.workspace.textDocuments) this.publish(document, models.get(document));
   }
 
@@ -45,15 +45,21 @@ export class FindingsDiagnostics implements vscode.Disposable {
   }
 
   private publish(document: vscode.TextDocument, snapshot: ManifestSnapshot): void {
+    const started = performance.now();
     if (document.isClosed || snapshot.findings.length === 0) this.collection.delete(document.uri);
-    else this.collection.set(document.uri, snapshot.findings.map((f) => this.toDiagnostic(f)));
+    else this.collection.set(document.uri, presentFindings(snapshot.findings).map((problem) => this.toDiagnostic(document.uri, problem)));
     this.lastPublishedAt = performance.now();
+    this.lastPublishMs = this.lastPublishedAt - started;
   }
 
-  private toDiagnostic(finding: Finding): vscode.Diagnostic {
-    const diagnostic = new vscode.Diagnostic(toVsRange(finding.range), finding.message, SEVERITY[finding.severity]);
+  /** One problem, one diagnostic: plain words first; the API server's exact text beside them. */
+  private toDiagnostic(uri: vscode.Uri, problem: Problem): vscode.Diagnostic {
+    const { primary, apiText } = problem;
+    const range = toVsRange(primary.range);
+    const diagnostic = new vscode.Diagnostic(range, problem.headline, SEVERITY[primary.severity]);
     diagnostic.source = DIAGNOSTIC_SOURCE;
-    diagnostic.code = { value: finding.rule, target: this.rulesDoc.with({ fragment: finding.rule.toLowerCase() }) };
+    diagnostic.code = { value: primary.rule, target: ruleDocTarget(primary.rule) };
+    if (apiText) diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, range), apiLine(apiText))];
     return diagnostic;
   }
 

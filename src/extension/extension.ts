@@ -4,9 +4,11 @@ import { ManifestModels } from './documents/manifestModels';
 import { ProbeCodeLenses } from './editor/codeLenses';
 import { ProbeHovers } from './editor/hovers';
 import { ProbeQuickFixes, registerAddStartupProbeCommand } from './quickFixes';
+import { registerRuleDocs } from './ruleDocs';
 import { type ProbingApi, registerProbing } from './sessions/registerProbing';
 import { registerTimeline } from './timeline/registerTimeline';
 import { SavedTimelines } from './timeline/savedTimelines';
+import { registerWalkthrough } from './walkthrough';
 import { TimelinePanels } from './timeline/timelinePanels';
 
 /** What `activate()` returns: the pieces extension-host tests look into (the UI has no API for them). */
@@ -25,8 +27,7 @@ export interface ProbeLensApi {
 export function activate(context: vscode.ExtensionContext): ProbeLensApi {
   const log = vscode.window.createOutputChannel('Probe Lens', { log: true });
   const models = new ManifestModels();
-  const rulesDoc = vscode.Uri.joinPath(context.extensionUri, 'docs', 'rules.md');
-  const diagnostics = new FindingsDiagnostics(models, rulesDoc);
+  const diagnostics = new FindingsDiagnostics(models);
   const saved = new SavedTimelines(context.storageUri ?? context.globalStorageUri);
   const timeline = new TimelinePanels({ extensionUri: context.extensionUri, models, saved, log });
   const probing = registerProbing(context, models, log, timeline);
@@ -42,6 +43,8 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
     ProbeHovers.register(models, live),
     ProbeQuickFixes.register(models),
     registerAddStartupProbeCommand(models),
+    registerRuleDocs(context),
+    registerWalkthrough(context),
     models,
     log,
   );

@@ -58,10 +58,10 @@ function diagnosticsOf(session: ProbingSession): vscode.Diagnostic[] {
       if (!PROBING_CONTAINERS.includes(container.kind)) continue;
       for (const probe of container.probes) {
         const last = session.lastAttempt(pod.identity.name, container.name, probe.type);
-        const result = session.summary.pods.get(pod.identity.name)?.containers.get(container.name)?.probes.get(probe.type)?.result;
+        const result = session.state.pods.get(pod.identity.name)?.containers.get(container.name)?.probes.get(probe.type)?.result;
         const shown = last && liveProblem(last, result === 'Failure');
         if (!shown) continue;
-        const diagnostic = new vscode.Diagnostic(toVsRange(probe.keyRange, placed.lineOffset), shown.message, shown.severity);
+        const diagnostic = new vscode.Diagnostic(toVsRange(probe.keyRange, placed), shown.message, shown.severity);
         diagnostic.source = DIAGNOSTIC_SOURCE;
         diagnostics.push(diagnostic);
       }

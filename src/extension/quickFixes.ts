@@ -1,9 +1,13 @@
 import * as vscode from 'vscode';
 import { livenessKillSeconds } from '../core/analysis/timing';
 import type { ManifestSnapshot, PlacedPodSpec } from '../core/editing/incrementalChecker';
+import { clientTimeoutFix } from '../core/fixes/clientTimeout';
+import { declarePortObstacle } from '../core/fixes/declarePort';
 import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../core/fixes/startupProbe';
 import type { ContainerModel, ProbeModel } from '../core/manifest';
+import { type Problem, presentFindings } from '../core/rules/present';
 import type { Finding, Fix } from '../core/rules/types';
+import { DECLARE_PORT_COMMAND, type DeclarePortArgs, declarePortTitle, registerDeclarePortCommand } from './declarePortCommand';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { ManifestModels } from './documents/manifestModels';
 import { toVsRange } from './documents/positions';
@@ -12,21 +16,30 @@ export const ADD_STARTUP_PROBE_COMMAND = 'probeLens.addStartupProbe';
 
 /** L10: liveness can kill before the app is ready; its remedy is a startupProbe. */
 const LIVENESS_KILLS_EARLY = 'L10';
+/** L01: a named probe port the container does not declare. */
+const UNDECLARED_PORT = 'L01';
+/** L21: curl or wget without a timeout of its own. */
+const CLIENT_WITHOUT_TIMEOUT = 'L21';
 
 const ADD_STARTUP_PROBE_TITLE = 'Add a startupProbe derived from the livenessProbe…';
 
 /**
- * Quick fixes for probe-lens diagnostics: each finding's own fix (unquote a port,
- * successThreshold → 1, `sh -c`, gRPC port number, did-you-mean rename, scheme case), and "add
- * a startupProbe" on L10 and on any livenessProbe key of a container without one.
+ * Quick fixes for probe-lens diagnostics: each finding's own fixes (unquote a port,
+ * successThreshold → 1, `sh -c`, gRPC port number, did-you-mean rename, scheme case, use a
+ * declared port, lower timeoutSeconds), curl/wget's own timeout (L21), "declare the port" (L01),
+ * and "add a startupProbe" on L10 and on any livenessProbe key of a container without one.
  */
 export class ProbeQuickFixes implements vscode.CodeActionProvider {
   static readonly providedCodeActionKinds: readonly vscode.CodeActionKind[] = [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.RefactorRewrite];
 
+  /** The provider, and the command its "Declare port" actions run (it exists for them alone). */
   static register(models: ManifestModels): vscode.Disposable {
-    return vscode.languages.registerCodeActionsProvider({ language: 'yaml' }, new ProbeQuickFixes(models), {
-      providedCodeActionKinds: ProbeQuickFixes.providedCodeActionKinds,
-    });
+    return vscode.Disposable.from(
+      vscode.languages.registerCodeActionsProvider({ language: 'yaml' }, new ProbeQuickFixes(models), {
+        providedCodeActionKinds: ProbeQuickFixes.providedCodeActionKinds,
+      }),
+      registerDeclarePortCommand(models),
+    );
   }
 
   constructor(private readonly models: ManifestModels) {}
@@ -36,6 +49,7 @@ export class ProbeQuickFixes implements vscode.CodeActionProvider {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     const actions = [
       ...ours.flatMap((diagnostic) => ruleFixActions(document, snapshot, diagnostic)),
+      ...ours.filter((d) => ruleOf(d) === UNDECLARED_PORT).flatMap((diagnostic) => declarePortActions(snapshot, document, diagnostic)),
       ...ours.filter((d) => ruleOf(d) === LIVENESS_KILLS_EARLY).flatMap((diagnostic) => startupProbeQuickFix(document, snapshot, diagnostic)),
       ...startupProbeRefactor(document, snapshot, range, ours),
     ];
@@ -43,27 +57,73 @@ export class ProbeQuickFixes implements vscode.CodeActionProvider {
   }
 }
 
-/** The fix of the finding this diagnostic was published for, if it has one. */
+/**
+ * The fixes of the problem this diagnostic was published for: those of its finding, then of the
+ * findings folded into it (L04's unquote on P06), in their order, the first preferred.
+ */
 function ruleFixActions(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
-  const fix = findingOf(snapshot, diagnostic)?.fix;
-  if (!fix) return [];
-  const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-  action.edit = workspaceEditOf(document.uri, fix);
-  action.diagnostics = [diagnostic];
-  // A finding carries at most one fix, and it is the mechanical correction of what the API
-  // server or kubelet requires: the one "Auto Fix" may apply.
-  action.isPreferred = true;
-  return [action];
+  const problem = problemOf(snapshot, diagnostic);
+  if (!problem) return [];
+  const fixes = [problem.primary, ...problem.folded].flatMap((finding) => [...(finding.fixes ?? []), ...textFixesOf(document, snapshot, finding)]);
+  return fixes.map((fix, index) => {
+    const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+    action.edit = workspaceEditOf(document.uri, fix);
+    action.diagnostics = [diagnostic];
+    // A finding lists its likeliest correction first: the one "Auto Fix" may apply.
+    action.isPreferred = index === 0;
+    return action;
+  });
 }
 
 /**
- * The finding behind a diagnostic, by rule, range and message: indices shift as soon as the
- * text changes, and a diagnostic published for an older version must match nothing rather than
- * the wrong finding (its edits would land in the wrong place).
+ * Fixes whose edits depend on how the text is written (a block or flow command, the words of a
+ * `sh -c` script), which the rules do not see: made from the document's text when asked.
  */
-function findingOf(snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): Finding | undefined {
+function textFixesOf(document: vscode.TextDocument, snapshot: ManifestSnapshot, finding: Finding): Fix[] {
+  if (finding.rule !== CLIENT_WITHOUT_TIMEOUT) return [];
+  const found = probeOfFinding(snapshot, finding);
+  // A stale model (the text does not parse now) has no lines to compute edits on.
+  const fix = found && !found.placed.stale && clientTimeoutFix(found.probe, document.getText(), found.placed.lineOffset);
+  return fix ? [fix] : [];
+}
+
+/** L01: declaring the port needs its number, so the action is a command that asks for it. */
+function declarePortActions(snapshot: ManifestSnapshot, document: vscode.TextDocument, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
+  const finding = problemOf(snapshot, diagnostic)?.primary;
+  const found = finding && probeOfFinding(snapshot, finding);
+  const handler = found?.probe.effective.handler;
+  if (!found || (handler?.type !== 'httpGet' && handler?.type !== 'tcpSocket') || typeof handler.port !== 'string') return [];
+  const title = declarePortTitle(handler.port);
+  const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+  const obstacle = declarePortObstacle(found.probe.container);
+  if (obstacle) action.disabled = { reason: obstacle };
+  const args: DeclarePortArgs = [document.uri, diagnostic.range.start.line, handler.port];
+  action.command = { command: DECLARE_PORT_COMMAND, title, arguments: args };
+  action.diagnostics = [diagnostic];
+  return [action];
+}
+
+/** The probe a finding is about (its path is the probe's or inside it), with the pod spec that places it in the file. */
+function probeOfFinding(snapshot: ManifestSnapshot, finding: Finding): { placed: PlacedPodSpec; probe: ProbeModel } | undefined {
+  for (const placed of snapshot.podSpecs) {
+    if (placed.document !== finding.doc) continue;
+    for (const container of placed.spec.containers) {
+      const probe = container.probes.find((p) => finding.path === p.path || finding.path.startsWith(`${p.path}.`));
+      if (probe) return { placed, probe };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The problem behind a diagnostic (diagnostics.ts publishes one per `presentFindings` problem),
+ * by rule, range and words: indices shift as soon as the text changes, and a diagnostic published
+ * for an older version must match nothing rather than the wrong finding (its edits would land in
+ * the wrong place).
+ */
+function problemOf(snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): Problem | undefined {
   const rule = ruleOf(diagnostic);
-  return snapshot.findings.find((f) => f.rule === rule && f.message === diagnostic.message && toVsRange(f.range).isEqual(diagnostic.range));
+  return presentFindings(snapshot.findings).find((p) => p.primary.rule === rule && p.headline === diagnostic.message && toVsRange(p.primary.range).isEqual(diagnostic.range));
 }
 
 function ruleOf(diagnostic: vscode.Diagnostic): string | undefined {
@@ -80,7 +140,7 @@ function workspaceEditOf(uri: vscode.Uri, fix: Pick<Fix, 'edits'>): vscode.Works
 
 /** L10 tells the user to add a startupProbe: offer to, or say why it cannot be done here. */
 function startupProbeQuickFix(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
-  if (!findingOf(snapshot, diagnostic)) return [];
+  if (!problemOf(snapshot, diagnostic)) return [];
   const found = livenessContainerAt(snapshot, diagnostic.range.start.line);
   if (!found) return [];
   const action = addStartupProbeAction(document, found, vscode.CodeActionKind.QuickFix);
@@ -93,7 +153,7 @@ function startupProbeRefactor(document: vscode.TextDocument, snapshot: ManifestS
   const found = livenessContainerAt(snapshot, range.start.line);
   const liveness = found?.container.probe('liveness');
   if (!found || !liveness || startupProbeObstacle(found.container)) return [];
-  const keyRange = toVsRange(liveness.keyRange, found.placed.lineOffset);
+  const keyRange = toVsRange(liveness.keyRange, found.placed);
   if (!keyRange.intersection(range)) return [];
   if (diagnostics.some((d) => ruleOf(d) === LIVENESS_KILLS_EARLY && d.range.isEqual(keyRange))) return [];
   return [addStartupProbeAction(document, found, vscode.CodeActionKind.RefactorRewrite)];
@@ -104,7 +164,7 @@ function addStartupProbeAction(document: vscode.TextDocument, found: PlacedConta
   const obstacle = startupProbeObstacle(found.container);
   // Shown greyed out with the reason: L10 said "add a startupProbe", so silence would puzzle.
   if (obstacle) action.disabled = { reason: obstacle };
-  const line = toVsRange((found.container.probe('liveness') as ProbeModel).keyRange, found.placed.lineOffset).start.line;
+  const line = toVsRange((found.container.probe('liveness') as ProbeModel).keyRange, found.placed).start.line;
   const args: AddStartupProbeArgs = [document.uri, line];
   action.command = { command: ADD_STARTUP_PROBE_COMMAND, title: ADD_STARTUP_PROBE_TITLE, arguments: args };
   return action;
@@ -125,10 +185,13 @@ function livenessContainerAt(snapshot: ManifestSnapshot, line: number): PlacedCo
   const all = snapshot.podSpecs.flatMap((placed) => placed.spec.containers.map((container) => ({ placed, container })));
   const onKey = all.find(({ placed, container }) => {
     const liveness = container.probe('liveness');
-    return liveness !== undefined && liveness.keyRange.start.line + placed.lineOffset === line;
+    return liveness !== undefined && toVsRange(liveness.keyRange, placed).start.line === line;
   });
   if (onKey) return onKey;
-  return all.find(({ placed, container }) => container.range.start.line + placed.lineOffset <= line && line <= container.range.end.line + placed.lineOffset);
+  return all.find(({ placed, container }) => {
+    const range = toVsRange(container.range, placed);
+    return range.start.line <= line && line <= range.end.line;
+  });
 }
 
 /**
@@ -160,6 +223,7 @@ async function addStartupProbe(models: ManifestModels, [uri, line, budgetSeconds
   // The text may have changed while the user was choosing: derive from the current version.
   const current = livenessContainerAt(models.get(target.document), target.line);
   if (!current) return refuse('The container changed while the budget was being chosen; try again.');
+  if (current.placed.stale) return refuse('The manifest does not parse as it is now; fix the YAML first.');
   const derived = deriveStartupProbe(current.container, target.document.getText(), budget, current.placed.lineOffset);
   if (!derived.ok) return refuse(capitalised(derived.reason));
   return vscode.workspace.applyEdit(workspaceEditOf(target.document.uri, { edits: [derived.probe.edit] }));

@@ -30,7 +30,7 @@ export const MIN_TIMELINE_EVENTS = 1000;
 
 export const SECTION = 'probeLens';
 
-export function readSettings(scope?: vscode.Uri): ProbeLensSettings {
+export function readSettings(scope?: vscode.ConfigurationScope): ProbeLensSettings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
   const expected = config.get<number | null>('expectedStartupSeconds', null);
   return {

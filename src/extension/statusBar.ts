@@ -1,17 +1,23 @@
 import * as vscode from 'vscode';
-import { PROBING_CONTAINERS } from '../core/manifest';
+import { escapeMarkdown } from '../core/analysis/probeText';
+import { clockText, type Headline, type Severity, sessionHeadline, virtualTime } from '../core/session/headline';
 import type { ProbingSession } from './sessions/probingSession';
 import type { Sessions } from './sessions/sessions';
 
+const ICONS: Readonly<Record<Severity, string>> = { error: '$(error)', warning: '$(warning)', pending: '$(loading~spin)', ok: '$(pulse)' };
+
 /**
- * The probing state at a glance: hidden without a session; `$(pulse) 2 ready / 3` while all is
- * well, `$(error) web: liveness failing` when a probe's result is Failure (the first one found);
- * a click focuses the Probes view.
+ * The probing state at a glance, from the sessions' published snapshots: hidden without a
+ * running session; otherwise the worst thing in them, `$(error) web: CrashLoopBackOff · 7
+ * restarts (liveness)`, `$(pulse) pod web-0 Ready`, a simulation's virtual time after it
+ * (`· t+00:03:20`, or `$(debug-pause) t+00:03:20` while paused). A click focuses the Probes view.
  */
 export class ProbingStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('probeLens.probing', vscode.StatusBarAlignment.Left, 10);
   private readonly subscription: vscode.Disposable;
   private visible = false;
+  /** Per session id: the snapshot version the item was last drawn from. */
+  private readonly versions = new Map<string, number>();
 
   constructor(private readonly sessions: Sessions) {
     this.item.name = 'Probe Lens';
@@ -25,17 +31,24 @@ export class ProbingStatusBar implements vscode.Disposable {
     return this.visible ? this.item.text : undefined;
   }
 
+  /** The version of the session snapshot the item shows (`undefined`: not shown), for tests. */
+  renderedVersion(session: ProbingSession): number | undefined {
+    return this.versions.get(session.id);
+  }
+
   update(): void {
     const running = this.sessions.all.filter((s) => !s.isStopped);
+    this.versions.clear();
     if (running.length === 0) {
       this.item.hide();
       this.visible = false;
       return;
     }
+    for (const session of running) this.versions.set(session.id, session.state.version);
     const state = statusOf(running);
     this.item.text = state.text;
     this.item.tooltip = state.tooltip;
-    this.item.backgroundColor = state.failing ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.backgroundColor = state.severity === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
     this.visible = true;
   }
@@ -46,31 +59,20 @@ export class ProbingStatusBar implements vscode.Disposable {
   }
 }
 
-function statusOf(sessions: readonly ProbingSession[]): { text: string; tooltip: string; failing: boolean } {
-  let ready = 0;
-  let total = 0;
-  let failing: string | undefined;
+function statusOf(sessions: readonly ProbingSession[]): { text: string; tooltip: vscode.MarkdownString; severity: Severity } {
+  let worst: { session: ProbingSession; headline: Headline } | undefined;
+  const lines: string[] = [];
   for (const session of sessions) {
-    for (const pod of session.pods) {
-      const summary = session.summary.pods.get(pod.identity.name);
-      for (const container of pod.spec.containers) {
-        if (!PROBING_CONTAINERS.includes(container.kind)) continue;
-        total++;
-        const state = summary?.containers.get(container.name);
-        if (state?.ready) ready++;
-        if (failing) continue;
-        for (const [type, probe] of state?.probes ?? []) {
-          // Readiness starts as Failure (W2): only a failure actually seen counts.
-          if (probe.result === 'Failure' && probe.recent[probe.recent.length - 1] === 'failure') {
-            failing = `${container.name}: ${type} failing`;
-            break;
-          }
-        }
-      }
-    }
+    const headline = sessionHeadline(session.state);
+    if (!worst || headline.rank > worst.headline.rank) worst = { session, headline };
+    const clock = clockText(session.state.clock, session.state.t);
+    lines.push(`- **${escapeMarkdown(session.label)}** (${session.kind}): ${escapeMarkdown(headline.text)}${clock ? ` · ${clock}` : ''}`);
   }
-  const names = sessions.map((s) => `${s.label} (${s.kind}${s.kind === 'simulated' ? ` ${s.options.detail}` : ''})`).join(', ');
-  const tooltip = `Probe Lens: ${ready} of ${total} containers ready in ${names}. Click to show the Probes view.`;
-  if (failing) return { text: `$(error) ${failing}`, tooltip, failing: true };
-  return { text: `$(pulse) ${ready} ready / ${total}`, tooltip, failing: false };
+  const { session, headline } = worst as { session: ProbingSession; headline: Headline };
+  const state = session.state;
+  const paused = state.clock.kind === 'virtual' && state.clock.paused;
+  const time = state.clock.kind === 'virtual' ? virtualTime(state.t) : undefined;
+  const text = `${paused ? '$(debug-pause)' : ICONS[headline.severity]} ${headline.text}${time ? ` · ${time}` : ''}`;
+  const tooltip = new vscode.MarkdownString([`Probe Lens`, '', ...lines, '', 'Click to show the Probes view.'].join('\n'));
+  return { text, tooltip, severity: headline.severity };
 }

@@ -58,7 +58,7 @@ export type HostMessage =
       /** More `append` messages follow with the rest of a large recording. */
       readonly loading?: boolean;
     }
-  | { readonly type: 'append'; readonly protocol: number; readonly events: readonly EngineEvent[]; readonly dropped: readonly DroppedEvents[]; readonly now: number; readonly loading?: boolean }
+  | { readonly type: 'append'; readonly protocol: number; readonly events: readonly EngineEvent[]; readonly dropped: readonly DroppedEvents[]; readonly now: number; readonly loading?: boolean; /** A live session's rate now (a paused simulation: 0), when it has one. */ readonly rate?: number }
   /** The session stopped: no more events, `follow` stops at `now`. */
   | { readonly type: 'ended'; readonly protocol: number; readonly now: number; readonly reason: string }
   /** Lanes to highlight (store lane keys, `laneKeys.ts`): the editor's or the tree's selection. */

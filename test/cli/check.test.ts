@@ -51,7 +51,11 @@ test('check: exit 1 when errors are found; text groups by file and points at lin
   const { code, stdout } = cli(['check', 'examples/web-deployment.yaml']);
   assert.equal(code, 1);
   assert.match(stdout, /^examples\/web-deployment\.yaml\n/);
-  assert.match(stdout, /\n {2}49:31 +error +P12 +spec\.template\.spec\.containers\[1\]\.livenessProbe\.successThreshold: Invalid value: 2: must be 1\n/);
+  // As the editor shows it: plain words naming the container, the API server's exact text under them.
+  assert.match(stdout, /\n {2}49:31 +error +P12 +container "metrics": the liveness probe's successThreshold is 2, but liveness needs 1: the API server rejects it\n +API server: spec\.template\.spec\.containers\[1\]\.livenessProbe\.successThreshold: Invalid value: 2: must be 1\n/);
+  // A quoted port is one problem (P06, explained by L04), not two.
+  assert.match(stdout, /\n {2}39:21 +error +P06 +container "web": readiness port "8080" is a string, so the API server reads it as a port name and rejects it: write 8080 without quotes\n/);
+  assert.doesNotMatch(stdout, /L04/);
   assert.match(stdout, /✖ \d+ errors, \d+ warnings, \d+ info in 1 file\n$/);
 });
 

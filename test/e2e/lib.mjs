@@ -108,6 +108,8 @@ export async function startCodeServer({ verbose = false, settings = {} } = {}) {
   const server = {
     pid: child.pid,
     port: 0,
+    /** Where this code-server looks for installed extensions (a .vsix installed there is loaded). */
+    extensionsDir: join(tmp, 'extensions'),
     log: () => log,
     /** Synchronous, for the process 'exit' listener. */
     killNow() {
@@ -163,7 +165,8 @@ export async function startCodeServer({ verbose = false, settings = {} } = {}) {
 export function workbenchUrl(port, { folder, extensionDevelopmentPath, extensionTestsPath }) {
   const remote = (path) => `vscode-remote://127.0.0.1:${port}${resolve(path)}`;
   const url = new URL(`http://127.0.0.1:${port}/`);
-  url.searchParams.set('folder', resolve(folder));
+  // A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
+  url.searchParams.set(folder.endsWith('.code-workspace') ? 'workspace' : 'folder', resolve(folder));
   const payload = [['extensionDevelopmentPath', remote(extensionDevelopmentPath)]];
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
   url.searchParams.set('payload', JSON.stringify(payload));

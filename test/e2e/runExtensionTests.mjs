@@ -8,6 +8,7 @@
 //   node test/e2e/runExtensionTests.mjs [--ext DIR] [--tests FILE] [--workspace DIR]
 //        [--in-place] [--timeout SECONDS] [--screenshot FILE] [--verbose]
 // Defaults: the project root, out/test/extension/runner.js, test/e2e/fixtures/workspace.
+// A workspace folder holding a .code-workspace file opens as that (multi-root) workspace.
 // The workspace is copied to a temporary folder first, unless --in-place.
 //
 // It also takes the VS Code command line @vscode/test-electron builds, so it can be given as
@@ -15,7 +16,7 @@
 //   [folder] --extensionDevelopmentPath=DIR --extensionTestsPath=FILE   (other flags are ignored)
 //
 // Exit code: the tests' (0 passed, 1 failed), 124 on timeout, 2 on a harness error.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { enableDevelopmentPayload, FIXTURE_WORKSPACE, launchChromium, PROJECT_ROOT, seconds, startCodeServer, workbenchUrl } from './lib.mjs';
@@ -70,7 +71,10 @@ try {
   page.on('pageerror', (error) => console.error('[pageerror]', error.message));
   if (verbose) page.on('console', (message) => console.error(`[browser ${message.type()}] ${message.text()}`));
   await enableDevelopmentPayload(page);
-  const folder = options['in-place'] ? workspace : server.copyWorkspace(workspace);
+  const copied = options['in-place'] ? workspace : server.copyWorkspace(workspace);
+  // A folder holding a .code-workspace file is opened as that workspace (multi-root).
+  const workspaceFile = readdirSync(copied).find((name) => name.endsWith('.code-workspace'));
+  const folder = workspaceFile ? join(copied, workspaceFile) : copied;
   await page.goto(workbenchUrl(server.port, { folder, extensionDevelopmentPath, extensionTestsPath }));
 
   let timer;

@@ -22,6 +22,14 @@ try {
     extensionTestsPath: join(PROJECT_ROOT, 'out/test/extension/runner.js'),
     launchArgs: [FIXTURE_WORKSPACE],
   });
+  // Settings per folder need a multi-root workspace: its own window, its own suite.
+  await runTests({
+    vscodeExecutablePath: harness,
+    extensionDevelopmentPath: PROJECT_ROOT,
+    extensionTestsPath: join(PROJECT_ROOT, 'out/test/extension/runner.js'),
+    extensionTestsEnv: { PROBE_LENS_VSTEST_DIR: join(PROJECT_ROOT, 'out/test/extension/multiRoot') },
+    launchArgs: [join(PROJECT_ROOT, 'test/e2e/fixtures/multi-root')],
+  });
 } catch (error) {
   // runTests has already printed the harness's output and "Exit code: N".
   console.error(`extension-host tests failed: ${error instanceof Error ? error.message : error}`);

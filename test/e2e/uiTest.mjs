@@ -17,6 +17,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync }
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { enableDevelopmentPayload, FIXTURE_WORKSPACE, launchChromium, PROJECT_ROOT, seconds, startCodeServer, workbenchUrl } from './lib.mjs';
+import { Steps } from './ui/steps.mjs';
+import { typingSection } from './ui/typingSection.mjs';
 import { exact, pagePoint, plain, timelineFrame, timelineState, waitUntil, Workbench } from './ui/workbench.mjs';
 
 const { values: options } = parseArgs({
@@ -31,7 +33,8 @@ const { values: options } = parseArgs({
 });
 
 /** What web-deployment.yaml breaks, as the Problems panel shows it: rule id and 1-based start (the same findings as test/extension/suite/activation.vstest.ts). */
-const EXPECTED_MARKERS = ['L04 24:21', 'L10 21:11', 'L19 35:24', 'L21 35:24', 'P06 24:21', 'P12 25:31'];
+/** One row per problem: the quoted port's P06 carries L04's explanation (issue 10 §2). */
+const EXPECTED_MARKERS = ['L10 21:11', 'L19 35:24', 'L21 35:24', 'P06 24:21', 'P12 25:31'];
 const MANIFEST = 'web-deployment.yaml';
 
 /** ui/shop.yaml (one Deployment, container api with startup, liveness and readiness probes) and its scenario ui/shop.scenario.yaml. */
@@ -65,56 +68,8 @@ const started = Date.now();
 let server;
 let browser;
 let page;
-let passed = 0;
-let failed = 0;
-let skipRest = false;
-/** Set when a step that everything needs (the workbench loading) failed: every later section is skipped too. */
-let fatal = false;
-/** The current section is not among those --only selects. */
-let unselected = false;
-
-/**
- * Steps of a section build on each other (no Problems panel without the file open): after a
- * failure the rest of the section is skipped and counted as failed. Each section starts afresh
- * (Escape closes whatever a failed step left open), unless a `fatal` step failed.
- */
-async function section(name) {
-  console.log(name);
-  unselected = options.only !== undefined && !name.toLowerCase().includes(options.only.toLowerCase());
-  if (fatal) return;
-  if (skipRest && page) {
-    for (let i = 0; i < 3; i++) await page.keyboard.press('Escape').catch(() => {});
-  }
-  skipRest = false;
-}
-
-async function step(name, body, { isFatal = false } = {}) {
-  if (unselected && !isFatal) {
-    console.log(`  - ${name} (not selected)`);
-    return;
-  }
-  if (skipRest) {
-    failed++;
-    console.log(`  - ${name} (skipped)`);
-    return;
-  }
-  const stepStarted = Date.now();
-  try {
-    await body();
-    passed++;
-    console.log(`  ✔ ${name} (${Date.now() - stepStarted} ms)`);
-  } catch (error) {
-    failed++;
-    skipRest = true;
-    fatal ||= isFatal;
-    console.log(`  ✘ ${name} (${Date.now() - stepStarted} ms)\n    ${error instanceof Error ? error.message.split('\n').slice(0, 8).join('\n    ') : error}`);
-    if (page) {
-      mkdirSync(options.failures, { recursive: true });
-      const shot = join(options.failures, `fail-${name.replace(/\W+/g, '-')}.png`);
-      await page.screenshot({ path: shot }).then(() => console.log(`    screenshot: ${shot}`), () => {});
-    }
-  }
-}
+const steps = new Steps({ failures: options.failures, page: () => page, only: options.only });
+const { section, step } = steps;
 
 /**
  * A README screenshot: no notification toasts, the mouse parked in a corner (no tooltip, no
@@ -203,11 +158,13 @@ try {
       .map(([, rule, line, column]) => `${rule} ${line}:${column}`)
       .sort();
     assert.deepEqual(shown, EXPECTED_MARKERS, `the Problems panel's probe-lens rows: ${JSON.stringify(rows)}`);
-    assert.ok(rows.some((row) => row.includes('successThreshold: Invalid value: 2: must be 1')), 'the P12 message is shown');
+    // Plain words first, naming the container; the API server's exact text in a row under it.
+    assert.ok(rows.some((row) => row.startsWith(`container "web": the liveness probe's successThreshold is 2, but liveness needs 1`)), 'the P12 message is shown');
+    assert.ok(rows.some((row) => row.includes('API server: spec.template.spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1')), "the API server's text is shown with it");
   });
 
   await step('clicking a finding in the Problems panel moves the cursor to it', async () => {
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'successThreshold: Invalid value: 2' }).first().click();
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'successThreshold is 2' }).first().click();
     // The finding's range (the "2" at line 25, column 31) ends up selected, as the status bar
     // says; this also scrolls the probes into view for the screenshot.
     await workbench.statusBarItem('Ln 25, Col 32 (1 selected)').waitFor({ timeout: 10_000 });
@@ -266,7 +223,8 @@ try {
     if (options.verbose) console.log('    hover:', JSON.stringify(text));
     assert.match(text, /livenessProbe of api/);
     assert.match(text, /periodSeconds\s+10 \(default\)/);
-    assert.match(text, /Kills the container after 30 s of failures once the startup probe has succeeded/);
+    assert.match(text, /Restarts the container after 30 s of failures once the startup probe has succeeded \(3 × 10 s\); it then has 30 s to stop/);
+    assert.match(text, /Probes http:\/\/<pod IP>:8080\/healthz \(port http\)/);
   });
 
   await step('screenshot docs/images/hover.png', async () => {
@@ -275,6 +233,8 @@ try {
     await page.keyboard.press('Escape');
     await workbench.hover.waitFor({ state: 'hidden', timeout: 5_000 });
   });
+
+  await typingSection({ page, workbench, folder, section, step, options });
 
   await section('Simulated session');
   let probes;
@@ -288,6 +248,9 @@ try {
   });
 
   await step('Probe Lens: Simulate… asks for a scenario beside the manifest and a speed', async () => {
+    // Whatever the sections before left open: the shop manifest, alone in view.
+    await workbench.closePanel();
+    if ((await page.locator('.tab.active', { hasText: basename(SHOP) }).count()) === 0) await workbench.openFile(SHOP);
     await workbench.runCommand('Probe Lens: Simulate…');
     const scenarios = await workbench.pick('Simulate shop.yaml', 'shop.scenario.yaml');
     assert.deepEqual(scenarios, ['shop.scenario.yaml', 'Create shop.scenario.yaml']);
@@ -306,11 +269,12 @@ try {
       ['1 shop.yaml', '2 shop', '3 api', '4 liveness', '4 readiness', '4 startup'],
       `the Probes view's rows: ${JSON.stringify(rows)}`,
     );
-    assert.match(rows[0].description, /^simulated · 1× · shop\.scenario\.yaml · t=\d+s · [01]\/1 ready$/);
+    // The worst thing first (the pod's readiness, not a count of containers), then the speed.
+    assert.match(rows[0].description, /^pod shop (Ready|NotReady · api: [\w ]+) · 1×$/);
   });
 
   await step('the status bar shows the session', async () => {
-    await workbench.statusBarItem('ready / 1').waitFor({ timeout: 10_000 });
+    await workbench.statusBarItem('pod shop').waitFor({ timeout: 10_000 });
   });
 
   await step('moving the cursor onto readinessProbe selects its row in the Probes view', async () => {
@@ -332,8 +296,8 @@ try {
       30_000,
     );
     const byLabel = Object.fromEntries(rows.map((row) => [row.label, row]));
-    assert.match(byLabel['shop.yaml'].description, /^simulated · 1× · shop\.scenario\.yaml · t=\d+s · 1\/1 ready$/);
-    assert.equal(byLabel.shop.description, 'ready');
+    assert.equal(byLabel['shop.yaml'].description, 'pod shop Ready · 1×');
+    assert.equal(byLabel.shop.description, 'Ready');
     assert.equal(byLabel.api.description, 'ready · restarts 0');
     assert.match(byLabel.startup.description, /^1\/1 ok · 10 ms$/);
     assert.match(byLabel.liveness.description, /^(waiting for the first attempt|\d+\/\d+ ok · 10 ms)$/);
@@ -345,7 +309,9 @@ try {
     assert.match(lenses[1][0], /^● started · 1\/1 ok · 10 ms$/);
     assert.match(lenses[2][0], /^(○ waiting for the first attempt|● alive · \d+\/\d+ ok · 10 ms)$/);
     assert.match(lenses[3][0], /^● ready · \d+\/\d+ ok · 10 ms$/);
-    await workbench.statusBarItem('1 ready / 1').waitFor({ timeout: 10_000 });
+    // The status bar: the same words, and the virtual time ticking.
+    await workbench.statusBarItem('pod shop Ready').waitFor({ timeout: 10_000 });
+    assert.match(plain(await workbench.statusBarItem('pod shop Ready').innerText()), /^pod shop Ready · t\+00:00:\d\d$/);
     if (options.verbose) console.log('    tree:', JSON.stringify(rows), '\n    lenses:', JSON.stringify(lenses));
   });
 
@@ -353,10 +319,34 @@ try {
     await screenshot(workbench, 'probes-tree.png');
   });
 
-  await step('Probe Lens: Stop Probing ends the session: tree, status bar and lenses go back', async () => {
+  await step('the session row is not cut off: its whole description shows', async () => {
+    const label = probes.locator('.monaco-list-row[aria-level="1"] .monaco-icon-label-container').first();
+    const { scrollWidth, clientWidth } = await label.evaluate((node) => ({ scrollWidth: node.scrollWidth, clientWidth: node.clientWidth }));
+    assert.ok(scrollWidth <= clientWidth, `the session row's text is ${scrollWidth} px wide in ${clientWidth} px`);
+  });
+
+  await step('a row\'s tooltip opens while the simulation runs, and stays open as the session goes on', async () => {
+    const virtualTime = async () => plain(await workbench.statusBarItem('pod shop').innerText());
+    const before = await virtualTime();
+    // The container row: only rows whose text changed are redrawn (readiness, every 5 s), and not the rows above it.
+    await probes.locator('.monaco-list-row[aria-level="3"]').first().hover();
+    const tooltip = page.locator('.workbench-hover').filter({ visible: true, hasText: 'Container api' }).first();
+    await tooltip.waitFor({ timeout: 10_000 });
+    assert.match(plain(await tooltip.innerText()), /^Container api · running\s+started · ready/);
+    await page.waitForTimeout(2_500);
+    assert.ok(await tooltip.isVisible(), 'the tooltip is still open');
+    assert.notEqual(await virtualTime(), before, 'the session went on meanwhile (its virtual time moved)');
+    mkdirSync(options.failures, { recursive: true });
+    await page.screenshot({ path: join(options.failures, 'probes-tooltip.png'), animations: 'disabled' });
+    await workbench.parkMouse();
+  });
+
+  await step('Probe Lens: Stop Probing ends the session: it stays in the tree, ended; status bar and lenses go back', async () => {
     await workbench.runCommand('Probe Lens: Stop Probing');
-    await probes.getByText('No probing session is running.').waitFor({ timeout: 10_000 });
-    await workbench.statusBarItem('ready / 1').waitFor({ state: 'detached', timeout: 10_000 });
+    let rows = [];
+    await waitUntil(async () => /^ended \d\d:\d\d · pod shop Ready$/.test((rows = await treeRows(probes))[0]?.description ?? ''), () => `the ended session's row: ${JSON.stringify(rows)}`, 10_000);
+    assert.deepEqual(rows.map((row) => `${row.level} ${row.label}`), ['1 shop.yaml', '2 shop', '3 api', '4 liveness', '4 readiness', '4 startup'], 'its rows stay, frozen');
+    await workbench.statusBarItem('pod shop').waitFor({ state: 'detached', timeout: 10_000 });
     const lenses = await workbench.waitForCodeLenses((seen) => seen[0]?.[0] === 'Run probes', 'the static lenses');
     assert.deepEqual(lenses, SHOP_LENSES, `the lens lines after the session: ${JSON.stringify(lenses)}`);
   });
@@ -486,7 +476,10 @@ try {
   await step('reloading the window revives the panel: the ended session with every event it showed', async () => {
     const before = await state();
     eventsBeforeReload = before.events;
-    await page.reload();
+    // The workbench's own reload flushes its storage (open editors, webview state) before the page
+    // goes; a bare page reload leaves that to an unload handler the browser does not wait for.
+    await workbench.runCommand('Developer: Reload Window');
+    await page.waitForEvent('load', { timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.tab', { hasText: 'Timeline · checkout.yaml (ended)' }).waitFor({ timeout: 60_000 });
     // A background tab's webview is not created until shown.
@@ -499,7 +492,7 @@ try {
   });
 
   await section(options.bench ? 'Timeline benchmark' : 'Timeline benchmark (--bench)');
-  if (!options.bench) unselected = true;
+  if (!options.bench) steps.unselected = true;
   const recordings = join(folder, 'bench-recordings');
   const results = [];
 
@@ -615,12 +608,10 @@ try {
     for (const line of results) console.log(`  ${line}`);
   });
 } catch (error) {
-  failed++;
-  console.log('[ui-test]', error instanceof Error ? error.message : error);
+  steps.harnessFailed('[ui-test]', error);
 } finally {
   await browser?.close().catch(() => {});
   await server?.stop();
 }
 console.log(`[ui-test] ${seconds(started)}`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+steps.finish();

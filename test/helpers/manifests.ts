@@ -61,8 +61,9 @@ export function textAt(yaml: string, finding: Finding): string {
   return [(lines[start.line] ?? '').slice(start.character), ...lines.slice(start.line + 1, end.line), (lines[end.line] ?? '').slice(0, end.character)].join('\n');
 }
 
-/** The text after a finding's quick fix, as the editor applies it. */
+/** The text after a finding's (first) quick fix, as the editor applies it. */
 export function applyFix(yaml: string, finding: Finding | undefined): string {
-  assert.ok(finding?.fix, 'finding has a fix');
-  return applyTextEdits(yaml, finding.fix.edits);
+  const fix = finding?.fixes?.[0];
+  assert.ok(fix, 'finding has a fix');
+  return applyTextEdits(yaml, fix.edits);
 }

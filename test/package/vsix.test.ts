@@ -11,8 +11,10 @@ test('the .vsix holds exactly what the .vscodeignore allowlist lets in', { skip:
     .filter((name) => name.startsWith('extension/'))
     .map((name) => name.slice('extension/'.length))
     .sort();
-  // vsce stores the README as readme.md. The probers are loaded by a session's first probe.
+  // vsce stores the README as readme.md (the one with its images embedded, scripts/vsixReadme.mjs) and LICENSE as LICENSE.txt. The probers are loaded by a session's first probe.
   assert.deepEqual(files, [
+    'LICENSE.txt',
+    'changelog.md',
     'dist/codicons/LICENSE',
     'dist/codicons/codicon.css',
     'dist/codicons/codicon.ttf',
@@ -22,9 +24,17 @@ test('the .vsix holds exactly what the .vscodeignore allowlist lets in', { skip:
     'dist/probers/http.js',
     'dist/probers/tcp.js',
     'dist/webview/timeline.js',
+    'docs/images/code-lenses.png',
+    'docs/images/probes-tree.png',
+    'docs/images/problems.png',
+    'docs/images/timeline-dark.png',
+    'docs/images/timeline-light.png',
     'docs/rules.md',
+    'media/icon.png',
     'media/timeline-page.css',
     'media/timeline.css',
+    'media/walkthrough/example/web.scenario.yaml',
+    'media/walkthrough/example/web.yaml',
     'package.json',
     'readme.md',
   ]);

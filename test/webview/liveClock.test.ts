@@ -42,6 +42,19 @@ test('live clock: the host\'s last word corrects it, even backwards; a paused ra
   assert.equal(paused.runningAt(10), false);
 });
 
+test('live clock: a simulation paused and resumed — the host says its rate with `now`, and the clock stops and runs again', () => {
+  const clock = new LiveClock();
+  clock.reset(0, 60, 0);
+  assert.equal(clock.read(500, 0), 30);
+  clock.sync(30, 500, 0);
+  assert.equal(clock.read(900, 0), 30, 'paused: time does not run on');
+  assert.equal(clock.runningAt(900), false, 'no frames are needed while paused');
+  clock.sync(30, 2000, 600);
+  assert.equal(clock.read(2100, 0), 90, 'resumed at 600×');
+  clock.sync(95, 2200);
+  assert.equal(clock.read(2300, 0), 155, 'a message without a rate keeps the last one');
+});
+
 test('live frames come when `now` has crossed about a pixel: no faster than ~30 a second, no slower than one a second', () => {
   assert.equal(liveFrameDelay(1, 1), 1000, '1 px a second');
   assert.equal(liveFrameDelay(1, 10), 100);

@@ -2,6 +2,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RULE_INFO } from '../../core/rules/registry';
 import type { Finding, Severity } from '../../core/rules/types';
+import { ruleHelpMarkdown, ruleHelpText } from '../rules';
 
 const LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -26,8 +27,9 @@ export function formatSarif(findings: readonly Finding[], version: string, cwd: 
               id: rule.id,
               name: rule.id,
               shortDescription: { text: rule.title },
-              fullDescription: { text: `${rule.title} (${rule.reference})` },
-              help: { text: `${rule.title}\nSpecified in ${rule.reference}; see docs/rules.md.`, markdown: `${rule.title}\n\nSpecified in ${rule.reference}; see [docs/rules.md](docs/rules.md#${rule.id.toLowerCase()}).` },
+              fullDescription: { text: rule.title },
+              // What users read beside an alert: the rule's own documentation, not the specifications behind it.
+              help: { text: ruleHelpText(rule), markdown: ruleHelpMarkdown(rule) },
               defaultConfiguration: { level: LEVEL[rule.severity] },
               properties: { tags: ['kubernetes', 'probes', rule.category] },
             })),

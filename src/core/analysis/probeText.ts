@@ -1,16 +1,37 @@
-import type { ContainerSummary, ProbeSummary } from '../session/summary';
+import { restartsLabel } from '../session/headline';
+import { trailingFailures } from '../session/outcomes';
+import type { ContainerSnapshot, KillMode } from '../session/snapshot';
+import type { ProbeSummary } from '../session/summary';
 import { resolveContainerPort } from '../k8s/ports';
-import type { ContainerSpec, EffectiveProbe, IntOrString, ProbeHandler, ProbeModel, ProbeSpec } from '../manifest';
+import type { ContainerSpec, IntOrString, ProbeHandler, ProbeModel } from '../manifest';
 import type { Range } from '../text/range';
-import { failureWindow, killGraceSeconds, livenessKillSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
+import type { NeverActs } from './hoverText';
+import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
+
+/** Shared with the Probes view and the headline: it lives with the session's state. */
+export { trailingFailures } from '../session/outcomes';
 
 /**
  * The words the editor shows for a probe or a container: code-lens titles and hover text. Pure
  * (no editor API) so every title is tested on plain values.
  */
 
-/** `startup budget 310 s`, `liveness kills after 30 s`, `unready after 30 s failing`. */
-export function staticProbeTitle(probe: ProbeModel): string {
+/**
+ * `startup budget 310 s`, `liveness kills after 30 s`, `unready after 30 s failing`; for a probe
+ * that can never act (`whyNeverActs`), why instead of timings it will never have.
+ */
+export function staticProbeTitle(probe: ProbeModel, never?: NeverActs): string {
+  switch (never?.kind) {
+    case 'rejected':
+      return `never runs: the API server rejects it (${never.finding.rule})`;
+    case 'no-handler':
+      return 'never runs: no handler';
+    case 'undeclared-port':
+      return `never counts: port ${never.port} is not declared`;
+    case 'init':
+    case 'ephemeral':
+      return 'never runs: probes are not allowed here';
+  }
   const effective = probe.effective;
   switch (probe.type) {
     case 'startup':
@@ -38,11 +59,28 @@ export function liveProbeTitle(type: ProbeModel['type'], summary: ProbeSummary |
 
 const PASSED = { liveness: 'alive', readiness: 'ready', startup: 'started' } as const;
 
-/** `started · ready · restarts 2`, `not started · not ready · restarts 0 · CrashLoopBackOff`. */
-export function containerStatusTitle(container: ContainerSummary): string {
-  const parts = [container.started ? 'started' : 'not started', container.ready ? 'ready' : 'not ready', `restarts ${container.restartCount}`];
+/**
+ * The lens over a container while probing, from its session's snapshot taken at `t`:
+ * `started · ready · restarts 2`, `CrashLoopBackOff · restarting in 40s · restarts 3 (liveness)`,
+ * `restarting (liveness failed) · restarts 1 (liveness)`; where kills are only reported,
+ * `would restart now (liveness failed) · would restart 1× (liveness)`.
+ */
+export function liveContainerTitle(container: ContainerSnapshot, kills: KillMode, t: number): string {
+  const restarts = restartsLabel(container, kills);
+  if (container.state === 'waiting' && container.reason === 'CrashLoopBackOff') {
+    const left = container.backOffUntil === undefined ? '' : ` · restarting in ${shortDuration(container.backOffUntil - t)}`;
+    return `CrashLoopBackOff${left} · ${restarts}`;
+  }
+  if (container.killing?.restarts && container.state !== 'waiting') return `${kills === 'reported' ? 'would restart now' : 'restarting'} (${container.killing.probe} failed) · ${restarts}`;
+  const parts = [container.started ? 'started' : 'not started', container.ready ? 'ready' : 'not ready', restarts];
   if (container.reason) parts.push(container.reason);
   return parts.join(' · ');
+}
+
+/** `40s`, `2m30s`: how long is left, rounded up to the second. */
+export function shortDuration(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds - 1e-9));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}`;
 }
 
 /**
@@ -74,55 +112,8 @@ function namedPortNote(port: IntOrString, container: Pick<ContainerSpec, 'ports'
   return resolveContainerPort(port, container).ok ? ` (port ${port})` : ` (port ${port} is not declared)`;
 }
 
-const TIMING_FIELDS: readonly (keyof EffectiveProbe & keyof ProbeSpec)[] = ['initialDelaySeconds', 'periodSeconds', 'timeoutSeconds', 'successThreshold', 'failureThreshold'];
-
-/** Markdown for a probe's hover: effective values, timing analysis and, while probing, recent attempts. */
-export function probeHoverMarkdown(probe: ProbeModel, live?: ProbeSummary): string {
-  const lines = [`**${probe.type}Probe** of \`${probe.container.name}\` · ${escapeMarkdown(handlerTitle(probe.effective.handler, probe.container.spec))}`, '', '| field | value |', '|---|---|'];
-  for (const field of TIMING_FIELDS) {
-    const written = probe.spec[field] !== undefined;
-    lines.push(`| ${field} | ${probe.effective[field]}${written ? '' : ' *(default)*'} |`);
-  }
-  lines.push('', ...timingLines(probe));
-  if (live) lines.push('', ...liveLines(live));
-  return lines.join('\n');
-}
-
-function timingLines(probe: ProbeModel): string[] {
-  const effective = probe.effective;
-  const window = failureWindow(effective);
-  const tolerance = seconds(toleranceSeconds(effective));
-  const within = `between ${seconds(window.earliest)} and ${seconds(window.latest)} after the container starts`;
-  switch (probe.type) {
-    case 'startup':
-      return [`**Startup budget:** ${seconds(startupBudgetSeconds(effective))} (initialDelaySeconds + failureThreshold × periodSeconds). An app still not up is killed ${within}, then restarted with back-off. Liveness and readiness wait until it succeeds.`];
-    case 'liveness': {
-      const grace = seconds(killGraceSeconds(effective, probe.container.pod));
-      const when = probe.container.probe('startup') ? `after ${tolerance} of failures once the startup probe has succeeded` : `${within} if it never succeeds`;
-      return [`**Kills** the container ${when}; it then has ${grace} to stop (terminationGracePeriodSeconds).`];
-    }
-    case 'readiness':
-      return [`**Out of endpoints** after ${tolerance} of failures; **back in** after ${seconds(recoverySeconds(effective))} of successes. The first attempt is ${seconds(effective.initialDelaySeconds)} after the container starts; until a success it is not ready.`];
-  }
-}
-
-function liveLines(live: ProbeSummary): string[] {
-  const marks = live.recent.map((r) => OUTCOME_MARKS[r]).join(' ');
-  const lines = [`**Last ${live.recent.length} attempts:** ${marks || 'none yet'} (${live.successes}/${live.attempts} ok)`];
-  if (live.lastError) lines.push(`**Last error:** ${escapeMarkdown(live.lastError)}`);
-  else if (live.lastOutput) lines.push(`**Last output:** \`${live.lastOutput.slice(0, 200).replace(/`/g, "'")}\``);
-  return lines;
-}
-
 /** One mark per attempt outcome, as hovers and the Probes view list the recent ones. */
 export const OUTCOME_MARKS: Readonly<Record<ProbeSummary['recent'][number], string>> = { success: '●', warning: '◐', failure: '✖', unknown: '?' };
-
-/** How many of the newest outcomes are failures; a prober error neither breaks nor extends the run (P5). */
-export function trailingFailures(recent: readonly ProbeSummary['recent'][number][]): number {
-  let n = 0;
-  for (let i = recent.length - 1; i >= 0 && (recent[i] === 'failure' || recent[i] === 'unknown'); i--) if (recent[i] === 'failure') n++;
-  return n;
-}
 
 function seconds(n: number): string {
   return `${n} s`;

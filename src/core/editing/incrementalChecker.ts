@@ -3,6 +3,7 @@ import { checkAcrossDocuments, checkEachDocument, compareFindings } from '../rul
 import type { Finding, RuleContext } from '../rules/types';
 import { containsPosition, type Position, shiftRange } from '../text/range';
 import { splitDocuments } from '../manifest/documentChunks';
+import { chunkPosition, type LineMap, lineMapBetween, placeRange } from './lineMap';
 
 export interface CheckSettings {
   readonly disabledRules: ReadonlySet<string>;
@@ -22,14 +23,24 @@ export interface PlacedChunk {
   /** File-wide index of the chunk's first non-empty document. */
   readonly firstDocument: number;
   readonly documents: readonly ManifestDocument[];
+  /**
+   * Set when the chunk's text does not parse: `documents` are those of its last readable text,
+   * and this maps their lines onto the current ones.
+   */
+  readonly stale?: LineMap;
 }
 
-/** A pod spec of the file, with what turns its chunk-relative ranges into file positions. */
+/**
+ * A pod spec of the file, with what turns its chunk-relative ranges into file positions: use
+ * `placeRange` and `chunkPosition` (`lineMap.ts`), which also follow a stale model's map.
+ */
 export interface PlacedPodSpec {
   readonly spec: PodSpecModel;
   /** File-wide index of its document. */
   readonly document: number;
   readonly lineOffset: number;
+  /** The model is the last readable version of a document that does not parse now. */
+  readonly stale?: LineMap;
 }
 
 /** A document of the file with its file-wide index (what `desiredPodsOf` takes). */
@@ -57,7 +68,9 @@ export class ManifestSnapshot {
 
   get podSpecs(): readonly PlacedPodSpec[] {
     this.placedPodSpecs ??= this.chunks.flatMap((chunk) =>
-      chunk.documents.flatMap((document) => document.podSpecs.map((spec) => ({ spec, document: chunk.firstDocument + document.source.index, lineOffset: chunk.firstLine }))),
+      chunk.documents.flatMap((document) =>
+        document.podSpecs.map((spec) => ({ spec, document: chunk.firstDocument + document.source.index, lineOffset: chunk.firstLine, ...(chunk.stale ? { stale: chunk.stale } : {}) })),
+      ),
     );
     return this.placedPodSpecs;
   }
@@ -74,22 +87,39 @@ export class ManifestSnapshot {
     return this.ownServices;
   }
 
+  /** Some document does not parse now and shows its last readable version. */
+  get stale(): boolean {
+    return this.chunks.some((chunk) => chunk.stale !== undefined);
+  }
+
   /** The pod spec whose range holds a file position, if any. */
   podSpecAt(position: Position): PlacedPodSpec | undefined {
-    return this.podSpecs.find((placed) => containsPosition(placed.spec.range, { line: position.line - placed.lineOffset, character: position.character }));
+    return this.podSpecs.find((placed) => containsPosition(placed.spec.range, chunkPosition(placed, position)));
   }
 }
 
 export const EMPTY_SNAPSHOT = new ManifestSnapshot([], [], 0);
+
+/** A chunk's text that parsed, and what was read from it: what a later unreadable version shows meanwhile. */
+interface ReadableChunk {
+  readonly text: string;
+  readonly checked: CheckedChunk;
+}
 
 /**
  * Checks successive versions of one file, re-reading only the documents whose text changed: a
  * keystroke in one document of twenty costs that document, not the file. The findings are the
  * ones `checkText` gives for the whole text, except that the per-file visit budget (many small
  * alias bombs) is counted per document here.
+ *
+ * A document whose text stops parsing (a key typed before its colon) keeps the models and
+ * findings of its last readable text, moved with the edit, plus the syntax error: code lenses do
+ * not vanish and come back, and unrelated findings stay in Problems, while the user types.
  */
 export class IncrementalChecker {
   private chunks = new Map<string, CheckedChunk>();
+  /** Per place among the file's chunks, the last text there that parsed. */
+  private lastReadable: readonly (ReadableChunk | undefined)[] = [];
   private settingsKey = '';
 
   constructor(private readonly file: string) {}
@@ -101,10 +131,13 @@ export class IncrementalChecker {
     if (key !== this.settingsKey) {
       this.chunks.clear();
       this.settingsKey = key;
+      // What a stale document shows must follow the settings too (a rule turned off goes at once).
+      this.lastReadable = this.lastReadable.map((readable) => readable && { text: readable.text, checked: this.read(readable.text, settings, limits) });
     }
     const pieces = text.length > limits.maxFileChars ? undefined : splitDocuments(text);
     const whole = () => {
       this.chunks.clear();
+      this.lastReadable = [];
       return this.placeAll([{ text, firstLine: 0 }], settings, limits, services);
     };
     if (!pieces || pieces.length > limits.maxDocuments) return whole();
@@ -118,9 +151,13 @@ export class IncrementalChecker {
     const next = new Map<string, CheckedChunk>();
     const placed: PlacedChunk[] = [];
     const findings: Finding[] = [];
+    // A document is known by its place among the file's chunks: when their number changes (a
+    // `---` typed or removed) no unreadable chunk can be told which one it was.
+    const previous = pieces.length === this.lastReadable.length ? this.lastReadable : [];
+    const readable: (ReadableChunk | undefined)[] = [];
     let chunksRead = 0;
     let firstDocument = 0;
-    for (const piece of pieces) {
+    for (const [slot, piece] of pieces.entries()) {
       const { text } = piece;
       let checked = next.get(text) ?? this.chunks.get(text);
       if (!checked) {
@@ -128,17 +165,29 @@ export class IncrementalChecker {
         chunksRead++;
       }
       next.set(text, checked);
+      const unreadable = isUnreadable(checked);
+      const last = unreadable ? previous[slot] : undefined;
+      readable.push(unreadable ? last : { text, checked });
+      if (last) {
+        const chunk: PlacedChunk = { firstLine: piece.firstLine, firstDocument, documents: last.checked.documents, stale: lineMapBetween(last.text, text) };
+        placed.push(chunk);
+        for (const finding of last.checked.findings) findings.push(staleFinding(finding, chunk));
+        for (const finding of checked.findings) if (isSyntaxFinding(finding)) findings.push(shiftFinding(finding, piece.firstLine, firstDocument));
+        firstDocument += last.checked.documents.length;
+        continue;
+      }
       placed.push({ firstLine: piece.firstLine, firstDocument, documents: checked.documents });
       for (const finding of checked.findings) findings.push(shiftFinding(finding, piece.firstLine, firstDocument));
       firstDocument += checked.documents.length;
     }
     this.chunks = next;
+    this.lastReadable = readable;
     // Rules looking across documents are re-run on every version: another document's Service
     // can change their verdict without this document changing.
     const context = { ...settings.context, services: [...services, ...placed.flatMap((chunk) => servicesOf(chunk.documents))] };
     for (const chunk of placed) {
       const across = checkAcrossDocuments(chunk.documents, { file: this.file, disabledRules: settings.disabledRules, context });
-      for (const finding of across) findings.push(shiftFinding(finding, chunk.firstLine, chunk.firstDocument));
+      for (const finding of across) findings.push(chunk.stale ? staleFinding(finding, chunk) : shiftFinding(finding, chunk.firstLine, chunk.firstDocument));
     }
     return new ManifestSnapshot(placed, findings.sort(compareFindings), chunksRead);
   }
@@ -151,6 +200,26 @@ export class IncrementalChecker {
   }
 }
 
+/** Some document of the chunk is not YAML kubectl reads (a template is read as far as it goes, and is not). */
+function isUnreadable(checked: CheckedChunk): boolean {
+  return checked.documents.some((document) => !document.source.templated && document.source.errors.length > 0);
+}
+
+/** What an unreadable chunk reports of itself: its syntax error, or a limit that stopped the read. */
+function isSyntaxFinding(finding: Finding): boolean {
+  return (finding.rule === 'Y01' && finding.severity === 'error') || finding.rule === 'Y02';
+}
+
+/**
+ * A finding of a chunk's last readable text, placed in the current one. Without its fix: edits
+ * computed for the old text would not leave the intended text in the new one.
+ */
+function staleFinding(finding: Finding, chunk: PlacedChunk): Finding {
+  const placement = { lineOffset: chunk.firstLine, ...(chunk.stale ? { stale: chunk.stale } : {}) };
+  const { rule, severity, kind, message, file, path, container } = finding;
+  return { rule, severity, ...(kind ? { kind } : {}), message, file, doc: finding.doc + chunk.firstDocument, path, range: placeRange(placement, finding.range), ...(container !== undefined ? { container } : {}) };
+}
+
 function settingsKeyOf(settings: CheckSettings): string {
   return JSON.stringify([[...settings.disabledRules].sort(), settings.context, settings.limits ?? null]);
 }
@@ -158,6 +227,6 @@ function settingsKeyOf(settings: CheckSettings): string {
 function shiftFinding(finding: Finding, lines: number, documents: number): Finding {
   if (lines === 0 && documents === 0) return finding;
   const shifted = { ...finding, doc: finding.doc + documents, range: shiftRange(finding.range, lines) };
-  return finding.fix ? { ...shifted, fix: { ...finding.fix, edits: finding.fix.edits.map((e) => ({ ...e, range: shiftRange(e.range, lines) })) } } : shifted;
+  return finding.fixes ? { ...shifted, fixes: finding.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((e) => ({ ...e, range: shiftRange(e.range, lines) })) })) } : shifted;
 }
 

@@ -104,6 +104,21 @@ export class VirtualClock implements Clock {
     this.advanceTo(this.current + deltaMs);
   }
 
+  /**
+   * When the next timer still waiting is due (`undefined`: none is): where a simulation stepped
+   * "to the next event" goes. Instants whose timers were all cancelled are dropped on the way.
+   */
+  nextDueAt(): number | undefined {
+    for (;;) {
+      const at = this.instants[0];
+      if (at === undefined) return undefined;
+      const bucket = this.buckets.get(at) as VirtualTimer[];
+      if (bucket.some((timer) => timer.callback !== undefined)) return at;
+      this.buckets.delete(at);
+      this.pop();
+    }
+  }
+
   /** Timers still waiting (cancelled ones excluded), for tests that assert nothing is left. */
   get pendingTimers(): number {
     let pending = 0;

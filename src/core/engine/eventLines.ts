@@ -45,6 +45,23 @@ export function kubeletEventLine(t: number, pod: string, container: string | und
   return { type: 'event', t, pod, ...(container !== undefined ? { container } : {}), reason, message, eventType, ...(probe !== undefined ? { probe } : {}) };
 }
 
+/**
+ * The `Killing` event's text for a failed probe (K2), as the kubelet writes it: a sidecar's says
+ * nothing of what follows (sidecars always restart); an app container's says it will be restarted
+ * when its restart policy brings it back.
+ */
+export function probeKillMessage(container: string, sidecar: boolean, probe: ProbeType, restarts: boolean): string {
+  if (sidecar) return `Init container ${container} failed ${probe} probe`;
+  return `Container ${container} failed ${probe} probe${restarts ? KILL_RESTARTS_SUFFIX : ''}`;
+}
+
+const KILL_RESTARTS_SUFFIX = ', will be restarted';
+
+/** Whether a `Killing` event for a failed probe (`probeKillMessage`) means the container comes back. */
+export function killRestarts(message: string): boolean {
+  return message.endsWith(KILL_RESTARTS_SUFFIX) || message.startsWith('Init container ');
+}
+
 /** Workers start in the order the manifest writes the probes, so timelines show lanes in that order. */
 export function inWrittenOrder(probes: readonly ProbeModel[]): readonly ProbeModel[] {
   return [...probes].sort((a, b) => a.keyRange.start.line - b.keyRange.start.line || a.keyRange.start.character - b.keyRange.start.character);

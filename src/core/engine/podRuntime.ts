@@ -5,7 +5,7 @@ import type { Clock } from './clock';
 import { ContainerRecord } from './containerRecord';
 import { backOffEventMessage, crashLoopMessage } from './crashLoop';
 import type { Disposable } from './disposable';
-import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, workerLine } from './eventLines';
+import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, probeKillMessage, workerLine } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
 import { type InitContainerView, type InitStep, initializationStep } from './initialization';
 import { containersReady, isInitContainerReady, isReady, isStarted } from './podStatus';
@@ -301,12 +301,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     const probe = cause === 'deletion' ? undefined : record.workers[cause]?.model;
     const graceSeconds = graceGivenSeconds(this.spec.terminationGracePeriodSeconds, probe?.effective.terminationGracePeriodSeconds, this.deleting);
     const restart = cause !== 'deletion' && this.willRestart(record, SIGKILL_EXIT_CODE);
-    const message =
-      cause === 'deletion'
-        ? `Stopping container ${record.name}`
-        : record.model.kind === 'sidecar'
-          ? `Init container ${record.name} failed ${cause} probe`
-          : `Container ${record.name} failed ${cause} probe${restart ? ', will be restarted' : ''}`;
+    const message = cause === 'deletion' ? `Stopping container ${record.name}` : probeKillMessage(record.name, record.model.kind === 'sidecar', cause, restart);
     this.emitEvent(record.name, 'Killing', 'Normal', message, cause === 'deletion' ? undefined : cause);
     // SIGTERM: an app that honours it (the scenario's stopAfter) ends within the grace period; a
     // hung one runs it out and is SIGKILLed (K3).

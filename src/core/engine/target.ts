@@ -57,4 +57,10 @@ export interface ContainerProcesses {
    * Otherwise (a process we only observe) they ran before we looked and are not modelled.
    */
   readonly runsPlainInitContainers?: boolean;
+  /**
+   * The kubelet's kills are carried out here: disposing a process ends it (a simulation's
+   * script). Otherwise (a process we only observe, on this machine or in a cluster) a kill is the
+   * kubelet's decision, reported — the container "would restart" — and the process runs on.
+   */
+  readonly carriesOutKills?: boolean;
 }

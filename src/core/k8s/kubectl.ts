@@ -1,12 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { runBounded, spawnInGroup } from '../probers/boundedProcess';
 import type { PodSpecModel } from '../manifest';
+import { classifyKubectlError, type KubectlError, kubectlTimedOut, sentenceEnd } from './kubectlErrors';
 
 /** Which kubectl, and the environment it runs with (KUBECONFIG, PATH …). */
 export interface KubectlConfig {
   /** The executable: `kubectl` (looked up on PATH), or a path (`--kubectl`, `probeLens.kubectlPath`). */
   readonly path: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * How the user names kubectl, for the sentence when it cannot be found (`the probeLens.kubectlPath
+   * setting`); without it, both the CLI flag and the setting are named.
+   */
+  readonly namedBy?: string;
 }
 
 export interface KubectlRunOptions {
@@ -29,7 +35,7 @@ export type KubectlResult =
   | { readonly kind: 'timedOut' }
   | { readonly kind: 'aborted' }
   /** It never ran: not found, not executable. */
-  | { readonly kind: 'notStarted'; readonly error: string };
+  | { readonly kind: 'notStarted'; readonly error: string; readonly failure: KubectlError };
 
 /**
  * Runs kubectl once with `args` (argv, no shell), bounded by `timeoutMs` and the output cap.
@@ -40,7 +46,7 @@ export async function runKubectl(kubectl: KubectlConfig, args: readonly string[]
   const result = await runBounded(kubectl.path, args, { ...options, ...(kubectl.env ? { env: kubectl.env } : {}) });
   switch (result.kind) {
     case 'notStarted':
-      return { kind: 'notStarted', error: notStartedText(kubectl, result.error) };
+      return { kind: 'notStarted', error: notStartedText(kubectl, result.error), failure: kubectlNotStarted(kubectl, result.error) };
     case 'exited':
       // A signal death (exit code null) is an exit too: kubectl's own exit codes start at 1.
       return { ...result, exitCode: result.exitCode ?? 128 };
@@ -57,10 +63,37 @@ export function spawnKubectl(kubectl: KubectlConfig, args: readonly string[]): C
 /** `kubectl` not on PATH is the first thing a user meets: say which setting names it. */
 export function notStartedText(kubectl: KubectlConfig, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (kubectl.namedBy) return namedNotStartedText(kubectl.path, kubectl.namedBy, code, error);
   if (code === 'ENOENT') return `kubectl not found: "${kubectl.path}" (install kubectl, or name it with --kubectl PATH / the probeLens.kubectlPath setting)`;
   if (code === 'EACCES') return `kubectl "${kubectl.path}" cannot be run: permission denied`;
   return `kubectl "${kubectl.path}" cannot be run: ${error instanceof Error ? error.message : String(error)}`;
 }
+
+/** The same, as one sentence naming the one way this user names kubectl (`namedBy`). */
+function namedNotStartedText(path: string, namedBy: string, code: string | undefined, error: unknown): string {
+  // A bare name is looked up on PATH; a path is where the user said it is.
+  const where = path.includes('/') || path.includes('\\') ? `at ${path}` : `on PATH (as "${path}")`;
+  if (code === 'ENOENT') return `kubectl was not found ${where}: install kubectl, or set ${namedBy} to its full path.`;
+  if (code === 'EACCES') return `kubectl ${where} cannot be run (permission denied): make it executable, or set ${namedBy} to another kubectl.`;
+  return `kubectl ${where} cannot be run (${error instanceof Error ? error.message : String(error)}): set ${namedBy} to a kubectl that runs.`;
+}
+
+/** kubectl could not be started, as a classified error (kind `kubectl-missing`). */
+export function kubectlNotStarted(kubectl: KubectlConfig, error: unknown): KubectlError {
+  return { kind: 'kubectl-missing', sentence: sentenceEnd(notStartedText(kubectl, error)), detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** A kubectl run that failed: the classified error, the command (for the log) and what it wrote to stderr. */
+export interface KubectlFailure {
+  readonly error: KubectlError;
+  /** `kubectl get pods -l app=web -o json`. */
+  readonly command: string;
+  /** The end of its stderr (at most `MAX_LOGGED_STDERR` characters): the log shows it whole. */
+  readonly stderr: string;
+}
+
+/** What of kubectl's stderr goes to the log: its end, where the reason is. */
+export const MAX_LOGGED_STDERR = 16 * 1024;
 
 /** `-n NS`, or nothing (kubectl's current context then decides). */
 export function namespaceArgs(namespace: string | undefined): string[] {
@@ -87,8 +120,11 @@ export interface ClusterPod {
   readonly containers: readonly string[];
 }
 
-/** `kubectlMissing`: kubectl itself could not be run, so no other lookup will do better. */
-export type PodLookup = { readonly ok: true; readonly pod: ClusterPod } | { readonly ok: false; readonly error: string; readonly kubectlMissing?: true };
+/**
+ * `kubectl`: kubectl itself failed (not found, no context, cluster unreachable, forbidden …), so
+ * no other lookup will do better; without it, this pod alone is missing.
+ */
+export type PodLookup = { readonly ok: true; readonly pod: ClusterPod } | { readonly ok: false; readonly error: string; readonly kubectl?: KubectlFailure };
 
 /** `kubectl get` for the pods of a manifest's pod spec: a Pod by name, a workload by its labels. */
 export function podQueryArgs(spec: PodSpecModel, namespace: string | undefined): { readonly ok: true; readonly args: string[] } | { readonly ok: false; readonly error: string } {
@@ -118,7 +154,7 @@ function selectorText(labels: Readonly<Record<string, string>>): string {
 export function choosePod(json: unknown, spec: PodSpecModel, namespace: string | undefined): PodLookup {
   const object = json as { kind?: string; items?: unknown[] } | null;
   const pods = (object?.kind === 'List' || Array.isArray(object?.items) ? (object?.items ?? []) : [object]).map(readPod).filter((p): p is ClusterPod & { deleting: boolean } => p !== undefined);
-  const where = namespace ? `namespace "${namespace}"` : "kubectl's current namespace";
+  const where = whereText(namespace);
   const what = describeObject(spec);
   if (pods.length === 0) {
     const selector = spec.podSelector ? ` with labels ${selectorText(spec.podSelector)}` : '';
@@ -140,24 +176,40 @@ export async function findClusterPod(kubectl: KubectlConfig, spec: PodSpecModel,
   const query = podQueryArgs(spec, namespace);
   if (!query.ok) return query;
   const result = await runKubectl(kubectl, query.args, { timeoutMs, maxOutputBytes: 32 * 1024 * 1024 });
+  const command = `kubectl ${query.args.join(' ')}`;
   switch (result.kind) {
     case 'notStarted':
-      return { ok: false, error: result.error, kubectlMissing: true };
-    case 'timedOut':
-      return { ok: false, error: `kubectl ${query.args.join(' ')} did not answer within ${Math.round(timeoutMs / 1000)} s` };
+      return { ok: false, error: result.failure.sentence, kubectl: { error: result.failure, command, stderr: '' } };
+    case 'timedOut': {
+      const error = kubectlTimedOut(query.args.join(' '), Math.round(timeoutMs / 1000));
+      return { ok: false, error: error.sentence, kubectl: { error, command, stderr: '' } };
+    }
     case 'aborted':
       return { ok: false, error: 'stopped' };
     case 'exited': {
-      if (result.exitCode !== 0) return { ok: false, error: `kubectl ${query.args.join(' ')}: ${firstLines(result.stderr.toString('utf8')) || `exit code ${result.exitCode}`}` };
+      if (result.exitCode !== 0) return lookupFailure(spec, namespace, command, result);
       let json: unknown;
       try {
         json = JSON.parse(result.stdout.toString('utf8'));
       } catch {
-        return { ok: false, error: `kubectl ${query.args.join(' ')} did not print JSON` };
+        return { ok: false, error: `${command} did not print JSON` };
       }
       return choosePod(json, spec, namespace);
     }
   }
+}
+
+/**
+ * One decision: what kubectl's complaint means for this lookup. The Pod asked for by name not
+ * being there is this pod missing, said as for a workload with no pod; anything else is kubectl
+ * failing, classified.
+ */
+function lookupFailure(spec: PodSpecModel, namespace: string | undefined, command: string, result: Extract<KubectlResult, { kind: 'exited' }>): PodLookup {
+  const text = result.stderr.toString('utf8');
+  const stderr = text.length > MAX_LOGGED_STDERR ? text.slice(-MAX_LOGGED_STDERR) : text;
+  const error = text.trim() ? classifyKubectlError(text) : classifyKubectlError(`exit code ${result.exitCode}`);
+  if (error.kind === 'not-found' && spec.objectKind === 'Pod') return { ok: false, error: `no ${describeObject(spec)} in ${whereText(namespace)}` };
+  return { ok: false, error: error.sentence, kubectl: { error, command, stderr } };
 }
 
 function readPod(item: unknown): (ClusterPod & { deleting: boolean }) | undefined {
@@ -181,13 +233,12 @@ function readPod(item: unknown): (ClusterPod & { deleting: boolean }) | undefine
   };
 }
 
-function describeObject(spec: PodSpecModel): string {
-  return spec.objectName ? `${spec.objectKind} "${spec.objectName}"` : `the ${spec.objectKind} without a name`;
+function whereText(namespace: string | undefined): string {
+  return namespace ? `namespace "${namespace}"` : "kubectl's current namespace";
 }
 
-/** kubectl's error text, trimmed to what fits a message. */
-export function firstLines(text: string, max = 3): string {
-  return text.trim().split('\n').slice(0, max).join(' ').slice(0, 500);
+function describeObject(spec: PodSpecModel): string {
+  return spec.objectName ? `${spec.objectKind} "${spec.objectName}"` : `the ${spec.objectKind} without a name`;
 }
 
 

@@ -80,7 +80,17 @@ function checkDocument(document: ManifestDocument, options: RunOptions, acrossDo
         break;
     }
   }
-  return withoutConsequences(findings, document);
+  return withoutConsequences(findings, document).map((finding) => withContainerName(finding, document));
+}
+
+/** The name of the container a finding's path is in, for messages that name it (`present.ts`). */
+function withContainerName(finding: Finding, document: ManifestDocument): Finding {
+  for (const pod of document.podSpecs) {
+    for (const container of pod.containers) {
+      if (finding.path === container.path || finding.path.startsWith(`${container.path}.`)) return container.name ? { ...finding, container: container.name } : finding;
+    }
+  }
+  return finding;
 }
 
 /**
@@ -129,7 +139,7 @@ function toFinding(rule: Rule, issue: Issue, document: ManifestDocument, file: s
     doc: document.source.index,
     path: issue.path,
     range: issue.range,
-    ...(issue.fix ? { fix: issue.fix } : {}),
+    ...(issue.fixes?.length ? { fixes: issue.fixes } : {}),
   };
 }
 

@@ -30,7 +30,8 @@ export interface Issue {
   readonly kind?: ApiErrorKind;
   /** Only the rule's declared `alsoReports` severity, for the cases it names. */
   readonly severity?: Severity;
-  readonly fix?: Fix;
+  /** Its corrections, the preferred one first (the one the editor's Auto Fix may apply). */
+  readonly fixes?: readonly Fix[];
 }
 
 export interface Finding {
@@ -43,7 +44,10 @@ export interface Finding {
   readonly doc: number;
   readonly path: string;
   readonly range: Range;
-  readonly fix?: Fix;
+  /** The container the path is in, by name, when it has one: what messages for people name. */
+  readonly container?: string;
+  /** Its corrections, the preferred one first. */
+  readonly fixes?: readonly Fix[];
 }
 
 export interface RuleContext {

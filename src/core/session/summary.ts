@@ -7,37 +7,48 @@ import type { ProbeResult } from '../probers/types';
 /** How many recent outcomes each probe keeps for display. */
 const RECENT_OUTCOMES = 12;
 
+/** A probe's counts and its latest outcomes, as the editor and the command line show them. */
 export interface ProbeSummary {
-  attempts: number;
-  successes: number;
+  readonly attempts: number;
+  readonly successes: number;
   /** Newest last. */
-  readonly recent: ProbeResult[];
-  lastOutput: string;
-  lastError: string | undefined;
-  lastDurationMs: number;
-  result: CachedResult | undefined;
+  readonly recent: readonly ProbeResult[];
+  readonly lastOutput: string;
+  readonly lastError: string | undefined;
+  readonly lastDurationMs: number;
+  readonly result: CachedResult | undefined;
 }
 
 export interface ContainerSummary {
   readonly name: string;
-  containerId: string;
-  state: ContainerState;
-  reason: string | undefined;
-  restartCount: number;
-  started: boolean;
-  ready: boolean;
-  readonly probes: Map<ProbeType, ProbeSummary>;
+  readonly containerId: string;
+  readonly state: ContainerState;
+  readonly reason: string | undefined;
+  readonly restartCount: number;
+  readonly started: boolean;
+  readonly ready: boolean;
+  readonly probes: ReadonlyMap<ProbeType, ProbeSummary>;
 }
 
 export interface PodSummary {
   readonly name: string;
-  ready: boolean;
-  readonly containers: Map<string, ContainerSummary>;
+  readonly ready: boolean;
+  readonly containers: ReadonlyMap<string, ContainerSummary>;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type FoldedProbe = Mutable<Omit<ProbeSummary, 'recent'>> & { readonly recent: ProbeResult[] };
+type FoldedContainer = Mutable<Omit<ContainerSummary, 'probes'>> & { readonly probes: Map<ProbeType, FoldedProbe> };
+type FoldedPod = Mutable<Omit<PodSummary, 'containers'>> & { readonly containers: Map<string, FoldedContainer> };
 
 /** The state of every pod, container and probe, folded from the engine's events. */
 export class SessionSummary {
-  readonly pods = new Map<string, PodSummary>();
+  private readonly folded = new Map<string, FoldedPod>();
+
+  /** By pod name, in the order they were first reported. */
+  get pods(): ReadonlyMap<string, PodSummary> {
+    return this.folded;
+  }
 
   apply(event: EngineEvent): void {
     const pod = this.pod(event.pod);
@@ -80,13 +91,13 @@ export class SessionSummary {
     }
   }
 
-  private pod(name: string): PodSummary {
-    let pod = this.pods.get(name);
-    if (!pod) this.pods.set(name, (pod = { name, ready: false, containers: new Map() }));
+  private pod(name: string): FoldedPod {
+    let pod = this.folded.get(name);
+    if (!pod) this.folded.set(name, (pod = { name, ready: false, containers: new Map() }));
     return pod;
   }
 
-  private container(pod: PodSummary, name: string): ContainerSummary {
+  private container(pod: FoldedPod, name: string): FoldedContainer {
     let container = pod.containers.get(name);
     if (!container) {
       container = { name, containerId: '', state: 'waiting', reason: undefined, restartCount: 0, started: false, ready: false, probes: new Map() };
@@ -95,7 +106,7 @@ export class SessionSummary {
     return container;
   }
 
-  private probe(container: ContainerSummary, type: ProbeType): ProbeSummary {
+  private probe(container: FoldedContainer, type: ProbeType): FoldedProbe {
     let probe = container.probes.get(type);
     if (!probe) {
       probe = { attempts: 0, successes: 0, recent: [], lastOutput: '', lastError: undefined, lastDurationMs: 0, result: undefined };

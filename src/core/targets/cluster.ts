@@ -3,7 +3,8 @@ import type { EventSink } from '../engine/events';
 import type { DesiredPod } from '../engine/manager';
 import type { AttemptRequest, PodIdentity, ProbeTarget } from '../engine/target';
 import { expandCommand } from '../k8s/expand';
-import { type ClusterPod, findClusterPod, type KubectlConfig, type KubectlResult, firstLines, namespaceArgs, runKubectl } from '../k8s/kubectl';
+import { type ClusterPod, findClusterPod, type KubectlConfig, type KubectlFailure, type KubectlResult, namespaceArgs, runKubectl } from '../k8s/kubectl';
+import { lastMeaningfulLine } from '../k8s/kubectlErrors';
 import { PROBING_CONTAINERS, type PodSpecModel } from '../manifest';
 import { MAX_OUTPUT_BYTES, type ProbeOutcome, proberError, timeoutMessage } from '../probers/types';
 import { type LocalProbe, LocalTarget } from './local';
@@ -279,7 +280,7 @@ function execOutcome(result: KubectlResult, command: readonly string[]): ProbeOu
       let stderr = result.stderr;
       if (result.exitCode !== 0) {
         const trailer = EXIT_TRAILER.exec(result.stderrTail);
-        if (!trailer) return proberError(`kubectl exec: ${firstLines(result.stderr.toString('utf8')) || `exit code ${result.exitCode}`}`);
+        if (!trailer) return proberError(`kubectl exec: ${lastMeaningfulLine(result.stderr.toString('utf8')) || `exit code ${result.exitCode}`}`);
         const text = stderr.toString('utf8');
         const cut = text.search(EXIT_TRAILER);
         if (cut >= 0) stderr = Buffer.from(text.slice(0, cut), 'utf8');
@@ -300,19 +301,20 @@ export interface ClusterPods {
 /**
  * The cluster pod of each manifest pod with a probe (`findClusterPod`: a Pod by name, a workload by
  * its labels; the manifest's namespace, else `namespace`, else kubectl's current one). Each binding
- * keeps the manifest pod's identity. Fails when kubectl cannot run or no pod is found at all.
+ * keeps the manifest pod's identity. Fails when kubectl fails (`kubectl`: why, classified; the
+ * first failure ends the search, as every other lookup would fail alike) or no pod is found at all.
  */
 export async function findClusterPods(
   kubectl: KubectlConfig,
   pods: readonly DesiredPod[],
   namespace?: string,
-): Promise<{ readonly ok: true; readonly value: ClusterPods } | { readonly ok: false; readonly reason: string }> {
+): Promise<{ readonly ok: true; readonly value: ClusterPods } | { readonly ok: false; readonly reason: string; readonly kubectl?: KubectlFailure }> {
   const bindings: ClusterPodBinding[] = [];
   const missing: string[] = [];
   for (const desired of pods) {
     if (!desired.spec.containers.some((c) => c.probes.length > 0)) continue;
     const found = await findClusterPod(kubectl, desired.spec, namespace);
-    if (!found.ok && found.kubectlMissing) return { ok: false, reason: found.error };
+    if (!found.ok && found.kubectl) return { ok: false, reason: found.error, kubectl: found.kubectl };
     if (!found.ok) missing.push(found.error);
     else bindings.push({ identity: desired.identity, spec: desired.spec, pod: found.pod });
   }

@@ -21,7 +21,27 @@ export interface LocalTargetOptions {
   readonly minorVersion: number;
   /** The environment exec probes run with (the container's literal `env` is laid over it). */
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * Told when an attempt found nothing listening on a loopback port (connection refused): the
+   * app is not running, or listens on another port than the container's. Every time; the
+   * listener decides how often to say so.
+   */
+  readonly onNothingListening?: (refusal: PortRefusal) => void;
 }
+
+/** A probe of `containerPort` that reached `host:localPort` (the mapped port, or the same) and was refused. */
+export interface PortRefusal {
+  readonly host: string;
+  readonly containerPort: number;
+  readonly localPort: number;
+}
+
+/** Go's dial error for a refused connection, as the HTTP and TCP probers write it. */
+const REFUSED = /connect: connection refused$/;
+/** gRPC retries a refused connection until its deadline, so its failure does not say why. */
+const GRPC_NOT_CONNECTED = /^timeout: failed to connect service /;
+/** The TCP dial that tells a refused port from a slow one after a gRPC connect timeout. */
+const LISTEN_CHECK_MS = 1000;
 
 /**
  * Probes your app on this machine the way the kubelet probes a pod: the pod IP becomes the local
@@ -38,6 +58,8 @@ export class LocalTarget implements ProbeTarget {
   private readonly userAgent: string;
   /** `baseEnv` without its unset names: what every exec probe's environment starts from. */
   private readonly baseEnv: Readonly<Record<string, string>>;
+  /** Local ports a gRPC connect timeout was checked on (once each: the check opens a connection to the app). */
+  private readonly checkedForListener = new Set<number>();
 
   constructor(private readonly options: LocalTargetOptions) {
     this.userAgent = probeUserAgent(options.minorVersion);
@@ -77,6 +99,7 @@ export class LocalTarget implements ProbeTarget {
     this.inFlight.add(aborter);
     const settle = (outcome: ProbeOutcome) => {
       this.inFlight.delete(aborter);
+      if (probe.kind === 'network' && outcome.result === 'failure' && !aborter.signal.aborted) this.noticeRefusal(probe.handler, outcome.output);
       done(outcome);
     };
     this.runProber(probe, { timeoutMs, signal: aborter.signal }).then(settle, (error: unknown) =>
@@ -108,6 +131,26 @@ export class LocalTarget implements ProbeTarget {
       case 'grpc':
         return (await probers.grpc()).probeGrpc({ host: handler.host, port, service: handler.service }, { ...options, userAgent: this.userAgent });
     }
+  }
+
+  /** One decision: whether a failed attempt found nothing listening on a loopback port, and if so, says so. */
+  private noticeRefusal(handler: Exclude<ResolvedHandler, { type: 'exec' }>, output: string): void {
+    const listener = this.options.onNothingListening;
+    if (!listener || !isLoopback(handler.host)) return;
+    const localPort = this.options.portMap.get(handler.port) ?? handler.port;
+    const refusal = { host: handler.host, containerPort: handler.port, localPort };
+    if (handler.type !== 'grpc') {
+      if (REFUSED.test(output)) listener(refusal);
+      return;
+    }
+    if (!GRPC_NOT_CONNECTED.test(output) || this.checkedForListener.has(localPort)) return;
+    this.checkedForListener.add(localPort);
+    void probers
+      .tcp()
+      .then((tcp) => tcp.probeTcp({ host: handler.host, port: localPort }, { timeoutMs: LISTEN_CHECK_MS }))
+      .then((checked) => {
+        if (!this.disposed && checked.result === 'failure' && REFUSED.test(checked.output)) listener(refusal);
+      });
   }
 
   private refusal(handler: ResolvedHandler): string | undefined {

@@ -1,13 +1,24 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Clock } from '../engine/clock';
 import type { Disposable } from '../engine/disposable';
-import { type KubectlConfig, namespaceArgs, notStartedText, spawnKubectl } from '../k8s/kubectl';
+import { type KubectlConfig, kubectlNotStarted, MAX_LOGGED_STDERR, namespaceArgs, spawnKubectl } from '../k8s/kubectl';
+import { classifyKubectlError, type KubectlError, lastMeaningfulLine } from '../k8s/kubectlErrors';
 import { killGroup } from '../probers/boundedProcess';
 
-/** What the tunnel reports: all its ports are forwarded (`up`), or none is (`down`, with kubectl's last word). */
+/**
+ * What the tunnel reports: all its ports are forwarded (`up`), or none is (`down`, with kubectl's
+ * last word as `reason`, what it means as `error`, and the end of its stderr for the log).
+ */
 export type TunnelChange =
   | { readonly state: 'up'; readonly ports: ReadonlyMap<number, number> }
-  | { readonly state: 'down'; readonly ports: ReadonlyMap<number, number>; readonly reason: string };
+  | { readonly state: 'down'; readonly ports: ReadonlyMap<number, number>; readonly reason: string; readonly error: KubectlError; readonly stderr: string };
+
+/** Why a kubectl run ended: kubectl's last word, what it means, and what it wrote to stderr. */
+interface Exit {
+  readonly reason: string;
+  readonly error: KubectlError;
+  readonly stderr: string;
+}
 
 export interface TunnelBackoff {
   readonly initialMs: number;
@@ -108,13 +119,13 @@ export class PortForwardTunnel implements Disposable {
     try {
       child = spawnKubectl(this.options.kubectl, this.args());
     } catch (error) {
-      this.exited(notStartedText(this.options.kubectl, error));
+      this.exited(notStarted(this.options.kubectl, error));
       return;
     }
     this.child = child;
     const pending = new Map<number, number>();
-    let stderrTail = '';
-    let spawnError: string | undefined;
+    const stderr = new StderrTail();
+    let early: Exit | undefined;
     lines(child.stdout, (line) => {
       const match = FORWARDING.exec(line);
       // --address 127.0.0.1: only the IPv4 line; without it kubectl also prints `[::1]:L`.
@@ -127,21 +138,26 @@ export class PortForwardTunnel implements Disposable {
     lines(child.stderr, (line) => {
       const error = FORWARD_ERROR.exec(line);
       if (error) this.forwardErrors.set(Number(error[2]), { at: this.options.clock.now(), message: error[3] as string });
-      if (line.trim()) stderrTail = line.trim();
+      stderr.add(line);
     });
     child.on('error', (error) => {
-      spawnError = notStartedText(this.options.kubectl, error);
+      early = notStarted(this.options.kubectl, error);
     });
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
       if (this.child !== child) return;
       this.child = undefined;
-      this.exited(spawnError ?? (stderrTail || `kubectl port-forward exited (${code !== null ? `exit code ${code}` : `signal ${signal}`})`));
+      this.exited(early ?? exitOf(stderr.text(), `kubectl port-forward exited (${code !== null ? `exit code ${code}` : `signal ${signal}`})`));
     });
     const readyMs = this.options.readyTimeoutMs ?? 30_000;
     this.timer = this.options.clock.schedule(readyMs, () => {
       this.timer = undefined;
       if (this.up || this.child !== child) return;
-      stderrTail = `kubectl port-forward did not report its ports within ${Math.round(readyMs / 1000)} s${stderrTail ? ` (${stderrTail})` : ''}`;
+      const text = stderr.text();
+      const last = lastMeaningfulLine(text);
+      const reason = `kubectl port-forward did not report its ports within ${Math.round(readyMs / 1000)} s${last ? ` (${last})` : ''}`;
+      const classified = classifyKubectlError(text);
+      // Whatever kubectl said explains the wait better than the wait itself.
+      early = { reason, error: classified.kind === 'unknown' ? { kind: 'timeout', sentence: `${reason}: check that the cluster answers (kubectl cluster-info).`, detail: reason } : classified, stderr: text };
       killGroup(child);
     });
   }
@@ -160,7 +176,7 @@ export class PortForwardTunnel implements Disposable {
   }
 
   /** One decision: kubectl is gone; report down (once per drop) and schedule the next start. */
-  private exited(reason: string): void {
+  private exited({ reason, error, stderr }: Exit): void {
     this.timer?.dispose();
     this.timer = undefined;
     if (this.disposed) return;
@@ -173,7 +189,7 @@ export class PortForwardTunnel implements Disposable {
     this.delayMs = this.delayMs === 0 || stable ? backoff.initialMs : Math.min(this.delayMs * 2, backoff.maxMs);
     if (this.reported !== 'down') {
       this.reported = 'down';
-      this.options.onChange({ state: 'down', ports: new Map(this.lastLocal.size > 0 ? this.lastLocal : this.options.remotePorts.map((p) => [p, 0])), reason });
+      this.options.onChange({ state: 'down', ports: new Map(this.lastLocal.size > 0 ? this.lastLocal : this.options.remotePorts.map((p) => [p, 0])), reason, error, stderr });
     }
     this.timer = this.options.clock.schedule(this.delayMs, () => this.spawn());
   }
@@ -192,6 +208,34 @@ export class PortForwardTunnel implements Disposable {
 export function tunnelText(pod: string, change: TunnelChange): string {
   const ports = [...change.ports].map(([remote, local]) => (local ? `127.0.0.1:${local} → ${remote}` : `${remote}`)).join(', ');
   return change.state === 'up' ? `port-forward to pod ${pod} up: ${ports}` : `port-forward to pod ${pod} down (${change.reason}); probes through it are errors, not failures, until it is back`;
+}
+
+function notStarted(kubectl: KubectlConfig, cause: unknown): Exit {
+  const error = kubectlNotStarted(kubectl, cause);
+  return { reason: error.sentence, error, stderr: '' };
+}
+
+/** A run that ended by itself: kubectl's last meaningful line, else how it exited (`fallback`). */
+function exitOf(stderr: string, fallback: string): Exit {
+  const last = lastMeaningfulLine(stderr);
+  return { reason: last || fallback, error: last ? classifyKubectlError(stderr) : { kind: 'unknown', sentence: `${fallback}.`, detail: fallback }, stderr };
+}
+
+/** The last `MAX_LOGGED_STDERR` characters of a run's stderr, in whole lines. */
+class StderrTail {
+  private readonly kept: string[] = [];
+  private chars = 0;
+
+  add(line: string): void {
+    if (!line.trim()) return;
+    this.kept.push(line);
+    this.chars += line.length + 1;
+    while (this.chars > MAX_LOGGED_STDERR && this.kept.length > 1) this.chars -= (this.kept.shift() as string).length + 1;
+  }
+
+  text(): string {
+    return this.kept.join('\n');
+  }
 }
 
 /** Calls `onLine` for each line of a stream, a line capped at MAX_LINE characters. */

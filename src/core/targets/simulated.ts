@@ -107,6 +107,7 @@ export class SimulatedTarget implements ProbeTarget {
  */
 export class SimulatedProcesses implements ContainerProcesses {
   readonly runsPlainInitContainers = true;
+  readonly carriesOutKills = true;
 
   constructor(
     private readonly scenario: Scenario,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DesiredPod } from '../../core/engine/manager';
-import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import { parseManifest, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { baseName } from '../documents/fileNames';
 import type { ProbingSession } from '../sessions/probingSession';
 
@@ -71,8 +71,70 @@ export async function pickContainer(session: ProbingSession, title: string): Pro
   const items = session.pods.flatMap((pod) =>
     pod.spec.containers
       .filter((c) => PROBING_CONTAINERS.includes(c.kind))
-      .map((c) => ({ label: `${pod.identity.name}/${c.name}`, description: session.summary.pods.get(pod.identity.name)?.containers.get(c.name)?.state ?? '', choice: { pod: pod.identity.name, container: c.name } })),
+      .map((c) => ({ label: `${pod.identity.name}/${c.name}`, description: session.state.pods.get(pod.identity.name)?.containers.get(c.name)?.state ?? '', choice: { pod: pod.identity.name, container: c.name } })),
   );
   if (items.length <= 1) return items[0]?.choice;
   return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Which container?' }))?.choice;
+}
+
+/** Files looked at for manifests, and the largest read: a command must answer in a moment. */
+const MAX_MANIFEST_FILES = 500;
+/** Found before node_modules is left out (the user's files.exclude applies, which rarely names it). */
+const MAX_FOUND_FILES = 2000;
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Cheap first test: a pod spec has `containers:` (block or flow style). */
+const MENTIONS_CONTAINERS = /\bcontainers\s*:/;
+
+/** A YAML file of the workspace that holds pod specs, and what they are (`Deployment web, Pod api`). */
+export interface WorkspaceManifest {
+  readonly uri: vscode.Uri;
+  readonly pods: readonly string[];
+}
+
+/**
+ * The workspace's YAML files that hold a pod spec (read as the extension reads manifests, so a
+ * scenario file's `containers:` does not count), sorted by path; node_modules and what
+ * `files.exclude` hides are skipped.
+ */
+export async function workspaceManifests(): Promise<WorkspaceManifest[]> {
+  const yaml = await vscode.workspace.findFiles('**/*.{yaml,yml}', undefined, MAX_FOUND_FILES);
+  const files = yaml.filter((uri) => !uri.path.includes('/node_modules/')).slice(0, MAX_MANIFEST_FILES);
+  const found = await Promise.all(files.map(manifestAt));
+  return found.filter((m): m is WorkspaceManifest => m !== undefined).sort((a, b) => (a.uri.path < b.uri.path ? -1 : a.uri.path > b.uri.path ? 1 : 0));
+}
+
+async function manifestAt(uri: vscode.Uri): Promise<WorkspaceManifest | undefined> {
+  try {
+    if ((await vscode.workspace.fs.stat(uri)).size > MAX_MANIFEST_BYTES) return undefined;
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    if (!MENTIONS_CONTAINERS.test(text)) return undefined;
+    const pods = parseManifest(text).documents.flatMap((d) => d.podSpecs.map((spec) => (spec.objectName ? `${spec.objectKind} ${spec.objectName}` : spec.objectKind)));
+    return pods.length > 0 ? { uri, pods } : undefined;
+  } catch {
+    // Unreadable (deleted meanwhile, no permission): not a choice.
+    return undefined;
+  }
+}
+
+/**
+ * A manifest of the workspace, for a command started with no manifest open: `'none'` when the
+ * workspace has none, `undefined` when the user dismissed the picker.
+ */
+export async function pickManifest(action: string): Promise<Picked<vscode.Uri> | 'none'> {
+  const manifests = await workspaceManifests();
+  if (manifests.length === 0) return 'none';
+  const items = manifests.map((m) => ({
+    label: `$(file) ${baseName(m.uri)}`,
+    description: folderOf(vscode.workspace.asRelativePath(m.uri)),
+    detail: m.pods.length > 3 ? `${m.pods.slice(0, 3).join(', ')} and ${m.pods.length - 3} more` : m.pods.join(', '),
+    uri: m.uri,
+  }));
+  const chosen = await vscode.window.showQuickPick(items, { title: action, placeHolder: 'No manifest is open: which one?', matchOnDescription: true, matchOnDetail: true });
+  return chosen && { value: chosen.uri };
+}
+
+/** `cluster` for `cluster/web.yaml`; '' for a file at the root. */
+function folderOf(relativePath: string): string {
+  const slash = relativePath.lastIndexOf('/');
+  return slash < 0 ? '' : relativePath.slice(0, slash);
 }

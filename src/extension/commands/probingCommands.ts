@@ -12,8 +12,10 @@ import type { Sessions } from '../sessions/sessions';
 import { lanesOf } from '../timeline/manifestLanes';
 import type { TimelinePanel } from '../timeline/timelinePanel';
 import type { TimelinePanels } from '../timeline/timelinePanels';
+import { MAP_PORT, mapPort } from '../sessions/portMapHint';
+import { notify, openSettingAction, type Remedy, remedyActions } from '../sessions/notices';
 import { type CommandTarget, readTarget } from './args';
-import { pickContainer, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
+import { pickContainer, pickManifest, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
 
 export interface ProbingCommandDeps {
   readonly launcher: SessionLauncher;
@@ -22,8 +24,6 @@ export interface ProbingCommandDeps {
   readonly log: vscode.LogOutputChannel;
   readonly timelines: TimelinePanels;
 }
-
-const PREFIX = 'Probe Lens: ';
 
 /**
  * The probing commands. Each takes the arguments `readTarget` reads (a tree row, a `Uri`,
@@ -53,17 +53,18 @@ class ProbingCommands {
   /** `startProbing([uri | {uri, pod | pods}])` → the session's `LocalStarted`, or `undefined`; `cluster`: the pods in the cluster, through kubectl. */
   async startProbing(target: CommandTarget, where: 'local' | 'cluster' = 'local'): Promise<LocalStarted | undefined> {
     const refusal = probingRefusal(vscode.workspace.isTrusted);
-    if (refusal) return fail(refusal);
-    const uri = target.uri ?? activeManifest();
-    if (!uri) return fail('open a Kubernetes manifest to probe, or pass its URI');
-    const pods = await this.choosePods(uri, target, where === 'cluster' ? 'Start Probing in the Cluster' : 'Start Probing');
+    if (refusal) return this.fail(refusal, { trust: true });
+    const action = where === 'cluster' ? 'Start Probing in the Cluster' : 'Start Probing';
+    const uri = target.uri ?? activeManifest() ?? (await this.manifestFromWorkspace(action));
+    if (!uri) return undefined;
+    const pods = await this.choosePods(uri, target, action);
     if (!pods) return undefined;
     const request = { uri, ...(pods.value ? { pods: pods.value } : {}), trusted: vscode.workspace.isTrusted };
     const started = where === 'cluster' ? await this.deps.launcher.startCluster(request) : await this.deps.launcher.startLocal(request);
-    if (!started.ok) return fail(started.reason);
+    if (!started.ok) return this.fail(started.reason, started.remedy);
     const { exec } = started.value;
     if (exec === 'refused') inform(`exec probes of ${baseName(uri)} will not run: you did not allow them. They show as errors; start again to be asked again.`);
-    if (exec === 'disabled') inform(`exec probes of ${baseName(uri)} will not run (probeLens.exec.probes is "never").`);
+    if (exec === 'disabled') void notify('info', `exec probes of ${baseName(uri)} will not run because probeLens.exec.probes is "never": set it to "ask" to run them`, [openSettingAction('probeLens.exec.probes')]);
     return started.value;
   }
 
@@ -82,33 +83,34 @@ class ProbingCommands {
    */
   async runProbeOnce(target: CommandTarget): Promise<ProbeOnceResult | undefined> {
     const refusal = probingRefusal(vscode.workspace.isTrusted);
-    if (refusal) return fail(refusal);
-    const uri = target.uri ?? activeManifest();
-    if (!uri) return fail('open a Kubernetes manifest, or pass (uri, pod, container, probe)');
+    if (refusal) return this.fail(refusal, { trust: true });
+    const uri = target.uri ?? activeManifest() ?? (await this.manifestFromWorkspace('Run Probe Once'));
+    if (!uri) return undefined;
     let choice = target.pods?.length === 1 && target.container && target.probe ? { pod: target.pods[0] as string, container: target.container, probe: target.probe } : undefined;
     if (!choice) {
       const manifest = await this.deps.launcher.manifest(uri, target.pods);
-      if (!manifest.ok) return fail(manifest.reason);
+      if (!manifest.ok) return this.fail(manifest.reason);
       const pods = manifest.value.pods;
       choice = await pickProbe(target.container ? pods.filter((p) => p.spec.containers.some((c) => c.name === target.container)) : pods);
       if (!choice) return undefined;
     }
     const result = await this.deps.launcher.runOnce({ uri, ...choice, trusted: vscode.workspace.isTrusted });
-    if (!result.ok) return fail(result.reason);
-    const { outcome, durationMs, message } = result.value;
+    if (!result.ok) return this.fail(result.reason, result.remedy);
+    const { outcome, durationMs, message, refused } = result.value;
     const where = `${choice.pod}/${choice.container} ${choice.probe}`;
     if (outcome.result === 'success' && outcome.error === undefined) inform(`${where}: success in ${Math.round(durationMs)} ms${outcome.output ? ` — ${firstLine(outcome.output)}` : ''}`);
-    else void vscode.window.showWarningMessage(`${PREFIX}${where}: ${message}`);
+    else if (refused) void notify('warning', `${where}: ${message} — is your app listening on another port? Map container port ${refused.containerPort} to it`, [{ title: MAP_PORT, run: () => mapPort(uri, refused.containerPort, this.deps.log) }]);
+    else void notify('warning', `${where}: ${message}`);
     return result.value;
   }
 
   /** `simulate([uri | {uri, pod | pods, scenario, createScenario, speed, seed}])` → the session. */
   async simulate(target: CommandTarget): Promise<ProbingSession | undefined> {
-    const uri = target.uri ?? activeManifest();
-    if (!uri) return fail('open a Kubernetes manifest to simulate, or pass its URI');
+    const uri = target.uri ?? activeManifest() ?? (await this.manifestFromWorkspace('Simulate'));
+    if (!uri) return undefined;
     // Read once: the pods to pick from, the containers of a new scenario, and what the simulation starts from.
     const manifest = await this.deps.launcher.manifest(uri, target.pods);
-    if (!manifest.ok) return fail(manifest.reason);
+    if (!manifest.ok) return this.fail(manifest.reason);
     const pods = target.pods ? { value: target.pods } : await pickPods(manifest.value.pods, 'Simulate');
     if (!pods) return undefined;
     let scenario = target.scenario;
@@ -126,7 +128,7 @@ class ProbingCommands {
     if (speed === undefined) return undefined;
     const request = { uri, ...(pods.value ? { pods: pods.value } : {}), scenario, speed, ...(target.seed !== undefined ? { seed: target.seed } : {}) };
     const started = await this.deps.launcher.startSimulated(request, manifest.value);
-    if (!started.ok) return fail(started.reason);
+    if (!started.ok) return this.fail(started.reason, started.remedy);
     return started.value;
   }
 
@@ -137,8 +139,8 @@ class ProbingCommands {
   async restartContainer(target: CommandTarget): Promise<RestartOutcome | 'unknown-pod' | undefined> {
     const named = this.sessionOf(target);
     const session = named ?? (target.uri || target.sessionId ? undefined : await pickSession(this.deps.sessions.all.filter((s) => s.kind === 'simulated'), 'Restart Container'));
-    if (!session) return fail('Restart Container needs a running simulation (Probe Lens: Simulate…)');
-    if (session.kind !== 'simulated') return fail('Restart Container works in simulations: a local session only observes your process, it never kills it');
+    if (!session) return this.fail('Restart Container needs a running simulation: start one with Probe Lens: Simulate…');
+    if (session.kind !== 'simulated') return this.fail(`Restart Container works in simulations: a ${session.kind} session only observes ${session.kind === 'cluster' ? 'the pod' : 'your process'} and never kills it, so restart it yourself or simulate the manifest (Probe Lens: Simulate…)`);
     const chosen = target.pods?.[0] && target.container ? { pod: target.pods[0], container: target.container } : await pickContainer(session, 'Restart Container');
     if (!chosen) return undefined;
     const { pod, container } = chosen;
@@ -153,7 +155,7 @@ class ProbingCommands {
     };
     this.deps.log.info(`[${session.label}] restart container at t=${session.elapsedSeconds.toFixed(1)}s: ${said[outcome]}`);
     if (outcome === 'restarting' || outcome === 'stopped') inform(said[outcome]);
-    else void vscode.window.showWarningMessage(PREFIX + said[outcome]);
+    else void notify('warning', said[outcome]);
     return outcome;
   }
 
@@ -163,8 +165,11 @@ class ProbingCommands {
    * highlighted. Resolves with the panel.
    */
   async openTimeline(target: CommandTarget): Promise<TimelinePanel | undefined> {
-    const session = this.sessionOf(target) ?? (target.uri ? undefined : await pickSession(this.deps.sessions.all, 'Open Timeline'));
-    if (!session) return fail('the timeline shows a running session: start probing or a simulation first (or open a recording: Probe Lens: Open Timeline from File…)');
+    // A row of the ended session (kept in the Probes view to be reviewed) opens its timeline too.
+    const ended = this.deps.sessions.ended;
+    const reviewed = ended && (target.node?.session === ended || target.sessionId === ended.id) ? ended : undefined;
+    const session = reviewed ?? this.sessionOf(target) ?? (target.uri ? undefined : await pickSession(this.deps.sessions.all, 'Open Timeline'));
+    if (!session) return this.fail('the timeline shows a running session: start probing or a simulation first (or open a recording: Probe Lens: Open Timeline from File…)');
     const pod = target.pods?.[0];
     const lanes = pod === undefined ? [] : lanesOf(session.snapshot, pod, target.container, target.container !== undefined ? target.probe : undefined);
     return this.deps.timelines.openSession(session, lanes);
@@ -175,6 +180,24 @@ class ProbingCommands {
     const count = await this.deps.consent.forget(target.uri);
     inform(count === 0 ? 'no exec probe consent was remembered.' : `forgot the exec probe consent of ${count} manifest${count === 1 ? '' : 's'}: exec probes will ask again.`);
     return count;
+  }
+
+  /** A failure, as a notification with the buttons its remedy offers; resolves the command with `undefined`. */
+  private fail(reason: string, remedy?: Remedy): undefined {
+    void notify('error', reason, remedyActions(remedy, this.deps.log));
+    return undefined;
+  }
+
+  /**
+   * With no manifest named or open: the workspace's manifests to choose from. `undefined` when
+   * the user dismissed the picker, or there is none (said so).
+   */
+  private async manifestFromWorkspace(action: string): Promise<vscode.Uri | undefined> {
+    const picked = await pickManifest(action);
+    if (picked === 'none') return this.fail(`${action} needs a Kubernetes manifest, and no YAML file in this workspace holds a pod spec: open or create one (a Pod, Deployment, Job … with containers)`);
+    if (!picked) return undefined;
+    await vscode.window.showTextDocument(picked.value, { preview: false });
+    return picked.value;
   }
 
   private sessionOf(target: CommandTarget): ProbingSession | undefined {
@@ -199,13 +222,8 @@ function activeManifest(): vscode.Uri | undefined {
   return document && isManifestLanguage(document) ? document.uri : undefined;
 }
 
-function fail(reason: string): undefined {
-  void vscode.window.showErrorMessage(PREFIX + reason);
-  return undefined;
-}
-
 function inform(message: string): void {
-  void vscode.window.showInformationMessage(PREFIX + message);
+  void notify('info', message);
 }
 
 function firstLine(text: string): string {

@@ -3,9 +3,13 @@ import { EMPTY_SNAPSHOT, IncrementalChecker, ManifestSnapshot } from '../../core
 import type { ServiceModel } from '../../core/manifest';
 import { checkSettingsOf, type ProbeLensSettings, readSettings, SECTION } from '../settings';
 
+/** Why a document was read: an edit's read is one VS Code asks code lenses for by itself. */
+export type ReadCause = 'edit' | 'open' | 'settings' | 'beside' | 'close';
+
 export interface ModelUpdate {
   readonly document: vscode.TextDocument;
   readonly snapshot: ManifestSnapshot;
+  readonly cause: ReadCause;
 }
 
 interface Entry {
@@ -13,12 +17,20 @@ interface Entry {
   version: number;
   snapshot: ManifestSnapshot;
   pending: NodeJS.Timeout | undefined;
+  /** A read whose showing waits for the code lenses VS Code will ask for (`forLenses`). */
+  unshown: { readonly update: ModelUpdate; readonly timer: NodeJS.Timeout } | undefined;
 }
+
+/**
+ * How long a read waits for VS Code to ask for the code lenses of its version before its findings
+ * are shown anyway. VS Code asks at least 250 ms after the last keystroke, more in a large file
+ * (its debounce adapts to how long providers take); our read comes 200 ms after it
+ * (`probeLens.debounceMs`). Only an editor that never asks waits this long.
+ */
+const LENS_WAIT_MS = 1_500;
 
 /** The settings findings depend on (`checkSettingsOf`): a change to one of them re-checks every open manifest. */
 const CHECK_SETTINGS = ['disabledRules', 'kubernetesVersion', 'expectedStartupSeconds'].map((name) => `${SECTION}.${name}`);
-/** Only how long typing waits before a re-read: taken from the next edit on, nothing is re-checked. */
-const DEBOUNCE_SETTING = `${SECTION}.debounceMs`;
 
 /**
  * A YAML file can only hold a pod spec if the word appears in it: other YAML (CI workflows,
@@ -43,30 +55,52 @@ function mayHoldService(text: string): boolean {
 export class ManifestModels implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
   private readonly updates = new vscode.EventEmitter<ModelUpdate>();
+  private readonly shown = new vscode.EventEmitter<ModelUpdate>();
   private readonly subscriptions: vscode.Disposable[];
-  private settings: ProbeLensSettings = readSettings();
+  /** Per workspace folder (a multi-root workspace's folders each have their own), read on first use. */
+  private readonly settingsByFolder = new Map<string, ProbeLensSettings>();
   /** How many chunks (documents of a file) were read in all: for tests and measurements. */
   chunksRead = 0;
   /** When the last read began and how long it took (`performance.now()` ms): for measurements. */
   lastReadStartedAt = 0;
   lastReadMs = 0;
 
+  /** Every read, as soon as it is done: what sessions and panels follow. */
   readonly onDidUpdate = this.updates.event;
+  /**
+   * A read the editor shows now: at once, or, for an edit's read in a visible editor, when VS
+   * Code takes its code lenses. Diagnostics publish from here, so that findings and lenses of the
+   * same read appear together.
+   */
+  readonly onDidShow = this.shown.event;
 
   constructor() {
     this.subscriptions = [
       this.updates,
-      vscode.workspace.onDidOpenTextDocument((d) => this.refresh(d)),
+      this.shown,
+      vscode.workspace.onDidOpenTextDocument((d) => this.refresh(d, 'open')),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        const recheck = CHECK_SETTINGS.some((setting) => e.affectsConfiguration(setting));
-        if (!recheck && !e.affectsConfiguration(DEBOUNCE_SETTING)) return;
-        this.settings = readSettings();
-        if (recheck) vscode.workspace.textDocuments.forEach((d) => this.refresh(d));
+        if (!e.affectsConfiguration(SECTION)) return;
+        this.settingsByFolder.clear();
+        for (const document of vscode.workspace.textDocuments) {
+          if (CHECK_SETTINGS.some((setting) => e.affectsConfiguration(setting, document))) this.refresh(document, 'settings');
+        }
       }),
     ];
-    vscode.workspace.textDocuments.forEach((d) => this.refresh(d));
+    vscode.workspace.textDocuments.forEach((d) => this.refresh(d, 'open'));
+  }
+
+  /** The settings a document is checked with: its workspace folder's (a folder may override the workspace's). */
+  settingsOf(document: vscode.TextDocument): ProbeLensSettings {
+    const key = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.toString() ?? '';
+    let settings = this.settingsByFolder.get(key);
+    if (!settings) {
+      settings = readSettings(document);
+      this.settingsByFolder.set(key, settings);
+    }
+    return settings;
   }
 
   /** The snapshot of the document's current version (read now if the debounce has not fired). */
@@ -78,25 +112,23 @@ export class ManifestModels implements vscode.Disposable {
   }
 
   /**
-   * The snapshot of the document's current version once the debounced read has happened: what
-   * surfaces VS Code re-requests on every change (code lenses) wait for, so typing costs one read
-   * per pause, not one per keystroke. A document with no read pending is read now.
+   * What code lenses show: the snapshot of the current version, read now if the debounce has not
+   * fired (VS Code asks only once typing has paused, and a provider that waits makes it wait
+   * longer next time).
    */
-  whenRead(document: vscode.TextDocument, token?: vscode.CancellationToken): Promise<ManifestSnapshot> {
+  forLenses(document: vscode.TextDocument): ManifestSnapshot {
+    return this.get(document);
+  }
+
+  /** The findings of this read wait for its code lenses to be shown (`showWithLenses`). */
+  awaitsLenses(document: vscode.TextDocument, snapshot: ManifestSnapshot): boolean {
+    return this.entries.get(document.uri.toString())?.unshown?.update.snapshot === snapshot;
+  }
+
+  /** The code lenses of a read are shown: so are its findings, if they were waiting for them. */
+  showWithLenses(document: vscode.TextDocument, snapshot: ManifestSnapshot): void {
     const entry = this.entries.get(document.uri.toString());
-    if (!isManifestLanguage(document) || !entry?.pending || entry.version === document.version) return Promise.resolve(this.get(document));
-    return new Promise((resolve) => {
-      const done = (snapshot: ManifestSnapshot) => {
-        subscriptions.forEach((s) => s.dispose());
-        resolve(snapshot);
-      };
-      const subscriptions = [
-        this.onDidUpdate((update) => {
-          if (update.document === document && (document.isClosed || entry.version === document.version)) done(update.snapshot);
-        }),
-        ...(token ? [token.onCancellationRequested(() => done(entry.snapshot))] : []),
-      ];
-    });
+    if (entry?.unshown && entry.unshown.update.snapshot === snapshot) this.showNow(entry);
   }
 
   /** The snapshot last read for a document, whatever its version (for surfaces that may lag). */
@@ -110,11 +142,11 @@ export class ManifestModels implements vscode.Disposable {
     clearTimeout(entry.pending);
     entry.pending = setTimeout(() => {
       entry.pending = undefined;
-      if (!document.isClosed && entry.version !== document.version) this.refresh(document);
-    }, this.settings.debounceMs);
+      if (!document.isClosed && entry.version !== document.version) this.refresh(document, 'edit');
+    }, this.settingsOf(document).debounceMs);
   }
 
-  private refresh(document: vscode.TextDocument): ManifestSnapshot {
+  private refresh(document: vscode.TextDocument, cause: ReadCause = 'edit'): ManifestSnapshot {
     if (!isManifestLanguage(document) || document.isClosed) return EMPTY_SNAPSHOT;
     const started = (this.lastReadStartedAt = performance.now());
     const entry = this.entryOf(document);
@@ -122,16 +154,19 @@ export class ManifestModels implements vscode.Disposable {
     entry.pending = undefined;
     const text = document.getText();
     const services = this.servicesBeside(document);
+    const settings = checkSettingsOf(this.settingsOf(document));
     const snapshot = mayHoldPodSpec(text)
-      ? entry.checker.check(text, checkSettingsOf(this.settings), services)
+      ? entry.checker.check(text, settings, services)
       : mayHoldService(text)
-        ? withoutFindings(entry.checker.check(text, checkSettingsOf(this.settings), services))
+        ? withoutFindings(entry.checker.check(text, settings, services))
         : EMPTY_SNAPSHOT;
     this.chunksRead += snapshot.chunksRead;
     entry.version = document.version;
     const servicesChanged = JSON.stringify(entry.snapshot.services) !== JSON.stringify(snapshot.services);
     entry.snapshot = snapshot;
-    this.updates.fire({ document, snapshot });
+    const update = { document, snapshot, cause };
+    this.updates.fire(update);
+    this.showWhenLensesAsk(entry, update);
     this.lastReadMs = performance.now() - started;
     if (servicesChanged) this.recheckJobsBeside(document);
     return snapshot;
@@ -148,15 +183,38 @@ export class ManifestModels implements vscode.Disposable {
     for (const other of vscode.workspace.textDocuments) {
       if (other === document || !isManifestLanguage(other)) continue;
       const snapshot = this.entries.get(other.uri.toString())?.snapshot;
-      if (snapshot?.podSpecs.some((placed) => placed.spec.objectKind === 'Job' || placed.spec.objectKind === 'CronJob')) this.refresh(other);
+      if (snapshot?.podSpecs.some((placed) => placed.spec.objectKind === 'Job' || placed.spec.objectKind === 'CronJob')) this.refresh(other, 'beside');
     }
+  }
+
+  /**
+   * An edit's read in an editor showing code lenses waits for VS Code to take them (it asks after
+   * every edit, by itself), so that the findings and lenses of a read appear together; any other
+   * read is shown at once.
+   */
+  private showWhenLensesAsk(entry: Entry, update: ModelUpdate): void {
+    if (entry.unshown) clearTimeout(entry.unshown.timer);
+    entry.unshown = undefined;
+    if (update.cause !== 'edit' || !showsCodeLenses(update.document)) {
+      this.shown.fire(update);
+      return;
+    }
+    entry.unshown = { update, timer: setTimeout(() => this.showNow(entry), LENS_WAIT_MS) };
+  }
+
+  private showNow(entry: Entry): void {
+    const unshown = entry.unshown;
+    if (!unshown) return;
+    clearTimeout(unshown.timer);
+    entry.unshown = undefined;
+    this.shown.fire(unshown.update);
   }
 
   private entryOf(document: vscode.TextDocument): Entry {
     const key = document.uri.toString();
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { checker: new IncrementalChecker(document.uri.fsPath), version: -1, snapshot: EMPTY_SNAPSHOT, pending: undefined };
+      entry = { checker: new IncrementalChecker(document.uri.fsPath), version: -1, snapshot: EMPTY_SNAPSHOT, pending: undefined, unshown: undefined };
       this.entries.set(key, entry);
     }
     return entry;
@@ -166,13 +224,19 @@ export class ManifestModels implements vscode.Disposable {
     const key = document.uri.toString();
     const entry = this.entries.get(key);
     clearTimeout(entry?.pending);
+    clearTimeout(entry?.unshown?.timer);
     if (!this.entries.delete(key)) return;
-    this.updates.fire({ document, snapshot: EMPTY_SNAPSHOT });
+    const update = { document, snapshot: EMPTY_SNAPSHOT, cause: 'close' as const };
+    this.updates.fire(update);
+    this.shown.fire(update);
     if (entry && entry.snapshot.services.length > 0) this.recheckJobsBeside(document);
   }
 
   dispose(): void {
-    this.entries.forEach((e) => clearTimeout(e.pending));
+    this.entries.forEach((e) => {
+      clearTimeout(e.pending);
+      clearTimeout(e.unshown?.timer);
+    });
     this.entries.clear();
     this.subscriptions.forEach((s) => s.dispose());
   }
@@ -180,6 +244,11 @@ export class ManifestModels implements vscode.Disposable {
 
 function withoutFindings(snapshot: ManifestSnapshot): ManifestSnapshot {
   return new ManifestSnapshot(snapshot.chunks, [], snapshot.chunksRead);
+}
+
+/** VS Code will ask for the document's code lenses after an edit: it is in a visible editor that shows them. */
+function showsCodeLenses(document: vscode.TextDocument): boolean {
+  return vscode.window.visibleTextEditors.some((editor) => editor.document === document) && vscode.workspace.getConfiguration('editor', document).get<boolean>('codeLens', true);
 }
 
 export function isManifestLanguage(document: vscode.TextDocument): boolean {

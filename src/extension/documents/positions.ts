@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
-import { type Range, shiftRange } from '../../core/text/range';
+import { type LinePlacement, placeRange } from '../../core/editing/lineMap';
+import type { Range } from '../../core/text/range';
 
-/** A core range (chunk-relative when `lineOffset` is given) as a VS Code range in the file. */
-export function toVsRange(range: Range, lineOffset = 0): vscode.Range {
-  const { start, end } = shiftRange(range, lineOffset);
+/**
+ * A core range as a VS Code range in the file: chunk-relative when placed (a placed pod spec,
+ * whose stale model maps its lines onto the current text), or lines further down by a number.
+ */
+export function toVsRange(range: Range, placement: number | LinePlacement = 0): vscode.Range {
+  const { start, end } = placeRange(typeof placement === 'number' ? { lineOffset: placement } : placement, range);
   return new vscode.Range(start.line, start.character, end.line, end.character);
 }

@@ -1,13 +1,22 @@
 import * as vscode from 'vscode';
-import { containerStatusTitle, liveProbeTitle, staticProbeTitle } from '../../core/analysis/probeText';
+import { whyNeverActs } from '../../core/analysis/hoverText';
+import { liveContainerTitle, liveProbeTitle, staticProbeTitle } from '../../core/analysis/probeText';
+import type { Finding } from '../../core/rules/types';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeModel } from '../../core/manifest';
+import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import type { LiveState } from './liveState';
 import { podNamesOf } from './podNames';
 
-/** Live titles change with every attempt; redrawing lenses more often than this only flickers. */
-const LIVE_REFRESH_MS = 500;
+/**
+ * VS Code is told of a session's new snapshot at most this long after it last asked for the live
+ * lenses. It asks a debounce (≥ 250 ms) after being told, then resolves the lenses in view a
+ * debounce later: told again before that, it asks again before resolving, and a lens clicked
+ * then can carry a command already released ("Actual command not found"). Told more often than
+ * its debounce, it would never ask at all.
+ */
+const LIVE_REFRESH_MS = 750;
 
 /**
  * Lenses above each probing container (its live status and actions) and each probe (its timing,
@@ -17,7 +26,14 @@ const LIVE_REFRESH_MS = 500;
 export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
+  /** Telling VS Code of a live change, scheduled. */
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** VS Code was told of a live change and has not asked for the lenses since (`again`: another came meanwhile). */
+  private liveChange: 'none' | 'told' | 'again' = 'none';
+  /** When VS Code last asked for live lenses (`performance.now()`). */
+  private liveAskedAt = -Infinity;
+  /** Lenses handed over without their command, which VS Code asks for when it shows them. */
+  private readonly unresolved = new WeakMap<vscode.CodeLens, { readonly command: vscode.Command | undefined; readonly show: () => void }>();
 
   readonly onDidChangeCodeLenses = this.changes.event;
 
@@ -25,7 +41,9 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     private readonly models: ManifestModels,
     private readonly live: LiveState,
   ) {
-    this.subscriptions = [this.changes, models.onDidUpdate(() => this.changes.fire()), live.onDidChange(() => this.refreshSoon())];
+    // VS Code asks again after every edit by itself: telling it too would only delay its asking
+    // (its debounce starts over), and the lenses would trail the findings of the same read.
+    this.subscriptions = [this.changes, models.onDidUpdate(({ cause }) => cause !== 'edit' && this.changes.fire()), live.onDidChange(() => this.refreshSoon())];
   }
 
   static register(models: ManifestModels, live: LiveState): vscode.Disposable {
@@ -33,31 +51,64 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     return vscode.Disposable.from(provider, vscode.languages.registerCodeLensProvider({ language: 'yaml' }, provider));
   }
 
-  async provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
-    const snapshot = await this.models.whenRead(document, token);
-    if (token.isCancellationRequested) return [];
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const snapshot = this.models.forLenses(document);
     const names = podNamesOf(snapshot);
     const probing = this.live.isProbing(document.uri);
     const lenses: vscode.CodeLens[] = [];
     for (const placed of snapshot.podSpecs) {
       const pod = names.get(placed.spec) ?? '';
+      const findings = snapshot.findings.filter((f) => f.doc === placed.document);
       for (const container of placed.spec.containers) {
         if (!PROBING_CONTAINERS.includes(container.kind) || container.probes.length === 0) continue;
-        const at = toVsRange(container.range, placed.lineOffset).with({ end: undefined });
+        const at = toVsRange(container.range, placed).with({ end: undefined });
         const line = new vscode.Range(at.start, at.start);
         lenses.push(...this.containerLenses(document.uri, line, pod, container, probing));
-        for (const probe of container.probes) lenses.push(this.probeLens(document.uri, toVsRange(probe.keyRange, placed.lineOffset), pod, probe, probing));
+        for (const probe of container.probes) lenses.push(this.probeLens(document.uri, toVsRange(probe.keyRange, placed), pod, probe, probing, findings));
       }
     }
+    return this.resolvedWithFindings(document, snapshot, lenses);
+  }
+
+  /**
+   * VS Code shows a new lens's title only when it resolves the lenses in view, a debounce after
+   * taking them: handing the titles over there, and the read's findings with them, makes lenses
+   * and diagnostics of one read appear together. With no lens in view, nothing will be resolved:
+   * the findings are shown now. Lenses with no findings waiting (a live refresh) keep their
+   * commands and show without that extra round.
+   */
+  private resolvedWithFindings(document: vscode.TextDocument, snapshot: ManifestSnapshot, lenses: vscode.CodeLens[]): vscode.CodeLens[] {
+    // A live refresh, or findings already shown: nothing to hand over together, no resolve round.
+    if (!this.models.awaitsLenses(document, snapshot)) return lenses;
+    const inView = lenses.some((lens) => vscode.window.visibleTextEditors.some((editor) => editor.document === document && editor.visibleRanges.some((range) => range.contains(lens.range.start))));
+    if (!inView) {
+      this.models.showWithLenses(document, snapshot);
+      return lenses;
+    }
+    for (const lens of lenses) {
+      this.unresolved.set(lens, { command: lens.command, show: () => this.models.showWithLenses(document, snapshot) });
+      lens.command = undefined;
+    }
     return lenses;
+  }
+
+  resolveCodeLens(lens: vscode.CodeLens): vscode.CodeLens {
+    const unresolved = this.unresolved.get(lens);
+    if (!unresolved) return lens;
+    unresolved.show();
+    lens.command = unresolved.command;
+    return lens;
   }
 
   private containerLenses(uri: vscode.Uri, range: vscode.Range, pod: string, container: ContainerModel, probing: boolean): vscode.CodeLens[] {
     const target = { uri, pod, container: container.name };
     if (probing) {
-      const state = this.live.container(uri, pod, container.name);
+      this.liveLensesTaken();
+      // The session's published snapshot: the same one the Probes view and the status bar show.
+      const snapshot = this.live.snapshot(uri);
+      const state = snapshot?.pods.get(pod)?.containers.get(container.name);
       return [
-        new vscode.CodeLens(range, { title: state ? containerStatusTitle(state) : 'not started · not ready · restarts 0', command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
+        new vscode.CodeLens(range, { title: snapshot && state ? liveContainerTitle(state, snapshot.kills, snapshot.t) : 'not started · not ready · restarts 0', command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
         new vscode.CodeLens(range, { title: 'Open timeline', command: 'probeLens.openTimeline', arguments: [target] }),
         new vscode.CodeLens(range, { title: 'Stop', command: 'probeLens.stopProbing', arguments: [{ uri }] }),
       ];
@@ -69,21 +120,44 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     return lenses;
   }
 
-  private probeLens(uri: vscode.Uri, keyRange: vscode.Range, pod: string, probe: ProbeModel, probing: boolean): vscode.CodeLens {
+  private probeLens(uri: vscode.Uri, keyRange: vscode.Range, pod: string, probe: ProbeModel, probing: boolean, findings: readonly Finding[]): vscode.CodeLens {
     const range = new vscode.Range(keyRange.start, keyRange.start);
-    if (!probing) return new vscode.CodeLens(range, { title: staticProbeTitle(probe), command: '' });
-    const summary = this.live.probe(uri, pod, probe.container.name, probe.type);
+    if (!probing) return new vscode.CodeLens(range, { title: staticProbeTitle(probe, whyNeverActs(probe, findings)), command: '' });
+    // This container instance's counts: a restarted container's lens starts from none.
+    const summary = this.live.snapshot(uri)?.pods.get(pod)?.containers.get(probe.container.name)?.probes.get(probe.type);
     const title = liveProbeTitle(probe.type, summary, probe.effective.failureThreshold);
     return new vscode.CodeLens(range, { title, command: 'probeLens.openTimeline', arguments: [{ uri, pod, container: probe.container.name, probe: probe.type }] });
   }
 
+  /**
+   * A session published a snapshot: VS Code is told, `LIVE_REFRESH_MS` after it last asked for the
+   * live lenses at the soonest — and not again until it has asked (each telling restarts its
+   * debounce). A snapshot published meanwhile is told once it asks.
+   */
   private refreshSoon(): void {
     if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.changes.fire();
-    }, LIVE_REFRESH_MS);
+    if (this.liveChange !== 'none') {
+      this.liveChange = 'again';
+      return;
+    }
+    this.refreshTimer = setTimeout(
+      () => {
+        this.refreshTimer = undefined;
+        this.liveChange = 'told';
+        this.changes.fire();
+      },
+      Math.max(0, this.liveAskedAt + LIVE_REFRESH_MS - performance.now()),
+    );
   }
+
+  /** VS Code is taking the live lenses (from the snapshot published last). */
+  private liveLensesTaken(): void {
+    this.liveAskedAt = performance.now();
+    const again = this.liveChange === 'again';
+    this.liveChange = 'none';
+    if (again) this.refreshSoon();
+  }
+
 
   dispose(): void {
     clearTimeout(this.refreshTimer);

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
-import { probeExtent, probeHoverMarkdown } from '../../core/analysis/probeText';
+import { probeHoverMarkdown } from '../../core/analysis/hoverText';
+import { probeExtent } from '../../core/analysis/probeText';
+import { chunkPosition } from '../../core/editing/lineMap';
 import { containsPosition } from '../../core/text/range';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import type { LiveState } from './liveState';
 import { podNamesOf } from './podNames';
 
-/** On a probe (its key or anything inside it): effective values, timing analysis, last attempts. */
+/** On a probe (its key or anything inside it): what the kubelet does with it, its address, the last attempts, its effective values. */
 export class ProbeHovers implements vscode.HoverProvider {
   constructor(
     private readonly models: ManifestModels,
@@ -21,12 +23,15 @@ export class ProbeHovers implements vscode.HoverProvider {
     const snapshot = this.models.get(document);
     const placed = snapshot.podSpecAt(position);
     if (!placed) return undefined;
-    const local = { line: position.line - placed.lineOffset, character: position.character };
+    const local = chunkPosition(placed, position);
     const probe = placed.spec.containers.flatMap((c) => c.probes).find((p) => containsPosition(probeExtent(p), local));
     if (!probe) return undefined;
     const pod = podNamesOf(snapshot).get(placed.spec) ?? '';
-    const summary = this.live.isProbing(document.uri) ? this.live.probe(document.uri, pod, probe.container.name, probe.type) : undefined;
-    const markdown = new vscode.MarkdownString(probeHoverMarkdown(probe, summary));
-    return new vscode.Hover(markdown, toVsRange(probe.keyRange, placed.lineOffset));
+    // The published snapshot's probe: its counts and its latest attempts with their times.
+    const summary = this.live.snapshot(document.uri)?.pods.get(pod)?.containers.get(probe.container.name)?.probes.get(probe.type);
+    // The findings of the probe's own document: an API error there means the probe never runs.
+    const findings = snapshot.findings.filter((f) => f.doc === placed.document);
+    const markdown = new vscode.MarkdownString(probeHoverMarkdown(probe, findings, summary));
+    return new vscode.Hover(markdown, toVsRange(probe.keyRange, placed));
   }
 }

@@ -6,6 +6,7 @@ import { ObservedProcesses } from '../../core/targets/local';
 import type { TunnelChange } from '../../core/targets/portForward';
 import { ExecGate } from '../safety/execGate';
 import type { ProbeLensSettings } from '../settings';
+import { KUBECTL_NAMED_BY } from './notices';
 import { ProbingSession, type SessionOptions } from './probingSession';
 
 export { type ClusterPods, findClusterPods } from '../../core/targets/cluster';
@@ -33,7 +34,7 @@ export function createClusterSession(
   const clock = new RealClock();
   const epoch = clock.now();
   const target = new ClusterTarget({
-    kubectl: { path: settings.kubectlPath, env: process.env },
+    kubectl: { path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY },
     pods: bindings,
     allowExec: true,
     minorVersion: settings.minorVersion,

@@ -1,16 +1,27 @@
 import * as vscode from 'vscode';
 import type { Sessions } from './sessions';
 
-/** `probeLens.probing` (any session) and `probeLens.simulating` (a simulated one), for menus' `when` clauses. */
+/**
+ * For menus' `when` clauses: `probeLens.probing` (any session runs), `probeLens.simulating` (a
+ * simulation runs), `probeLens.simulationPlaying` / `probeLens.simulationPaused` (one plays / one
+ * is paused), `probeLens.endedSession` (an ended session is kept to be reviewed). Each is set
+ * only when it changes.
+ */
 export function trackContextKeys(sessions: Sessions): vscode.Disposable {
-  let probing: boolean | undefined;
-  let simulating: boolean | undefined;
+  const set = new Map<string, boolean>();
+  const put = (key: string, value: boolean) => {
+    if (set.get(key) === value) return;
+    set.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  };
   const update = () => {
     const all = sessions.all;
-    const nowProbing = all.length > 0;
-    const nowSimulating = all.some((s) => s.kind === 'simulated');
-    if (nowProbing !== probing) void vscode.commands.executeCommand('setContext', 'probeLens.probing', (probing = nowProbing));
-    if (nowSimulating !== simulating) void vscode.commands.executeCommand('setContext', 'probeLens.simulating', (simulating = nowSimulating));
+    const simulations = all.filter((s) => s.simulation !== undefined);
+    put('probeLens.probing', all.length > 0);
+    put('probeLens.simulating', simulations.length > 0);
+    put('probeLens.simulationPlaying', simulations.some((s) => s.simulation?.paused === false));
+    put('probeLens.simulationPaused', simulations.some((s) => s.simulation?.paused === true));
+    put('probeLens.endedSession', sessions.ended !== undefined);
   };
   update();
   return sessions.onDidChange(update);

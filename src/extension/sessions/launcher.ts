@@ -6,7 +6,8 @@ import type { AttemptRequest } from '../../core/engine/target';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { ProbeOutcome } from '../../core/probers/types';
 import { matchScenario } from '../../core/scenario/match';
-import { LocalTarget } from '../../core/targets/local';
+import type { KubectlFailure } from '../../core/k8s/kubectl';
+import { LocalTarget, type PortRefusal } from '../../core/targets/local';
 import { baseName } from '../documents/fileNames';
 import { isManifestLanguage, type ManifestModels } from '../documents/manifestModels';
 import { execCommandsOf } from '../safety/execCommands';
@@ -16,15 +17,21 @@ import { SessionExecGuard } from '../safety/sessionExecGuard';
 import { probingRefusal } from '../safety/trust';
 import { type ProbeLensSettings, readSettings } from '../settings';
 import { kubeletEventLogger } from './kubeletEventLog';
-import { clusterDetail, createClusterSession, findClusterPods, tunnelText } from './clusterSession';
+import { clusterDetail, createClusterSession, findClusterPods } from './clusterSession';
 import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
+import { indentBlock, KUBECTL_NAMED_BY, kubectlRemedy, notify, type Remedy } from './notices';
+import { PortMapHint } from './portMapHint';
+import { TunnelNotices } from './tunnelNotices';
 import type { ProbingSession } from './probingSession';
 import { readScenario } from './scenarioFiles';
 import type { Sessions } from './sessions';
 import { startSimulatedSession } from './simulatedSession';
 
-/** Expected failures of starting something: a reason the user can act on. */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+/**
+ * Expected failures of starting something: a reason the user can act on, and what helps
+ * (`remedy`: a setting to open, more in the log) for the buttons of its notification.
+ */
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly remedy?: Remedy };
 
 export interface LocalStart {
   readonly uri: vscode.Uri;
@@ -74,6 +81,8 @@ export interface ProbeOnceResult {
   /** The kubelet's event text for it (`Readiness probe failed: …`), or a success line. */
   readonly message: string;
   readonly exec: ExecDecision;
+  /** Nothing listened on the loopback port probed (connection refused): where, to offer mapping it. */
+  readonly refused?: PortRefusal;
 }
 
 /** A one-off attempt is the first (and only) instance of its made-up container. */
@@ -82,7 +91,9 @@ const ONCE_INSTANCE = 0;
 /**
  * Starts sessions and one-off probes: every decision before anything runs (trust, host, which
  * pods, exec consent), then the session, registered and following its manifest's edits. Failures
- * are values; nothing here shows UI except the exec consent question.
+ * to start are values (with their `remedy`), shown by the command; what a running session runs
+ * into is told here (the exec consent question, a port nothing listens on, a port-forward down,
+ * a saved scenario that does not play).
  */
 export class SessionLauncher {
   constructor(
@@ -103,6 +114,7 @@ export class SessionLauncher {
     const { session, gate } = createLocalSession(
       { id: this.sessions.nextId('local'), uri: request.uri, pods: request.pods, detail: settings.localHost, onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
       settings,
+      new PortMapHint(request.uri, this.log).notice,
     );
     return this.begin({ session, gate, document, all }, `${podsTitle(pods)} probed at ${settings.localHost}${portMapText(settings.portMap)}`, (exec) => {
       if (exec === 'refused' || exec === 'disabled') this.log.info(`[${baseName(request.uri)}] exec probes will not run (${exec === 'disabled' ? 'probeLens.exec.probes is never' : 'not allowed'})`);
@@ -115,21 +127,23 @@ export class SessionLauncher {
    */
   async startCluster(request: LocalStart): Promise<Outcome<LocalStarted>> {
     const refusal = probingRefusal(request.trusted);
-    if (refusal) return { ok: false, reason: refusal };
+    if (refusal) return { ok: false, reason: refusal, remedy: { trust: true } };
     const settings = readSettings(request.uri);
     const manifest = await this.manifest(request.uri, request.pods);
     if (!manifest.ok) return manifest;
     const { document, pods } = manifest.value;
-    const found = await findClusterPods({ path: settings.kubectlPath, env: process.env }, pods);
-    if (!found.ok) return found;
     const name = baseName(request.uri);
+    const found = await findClusterPods({ path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY }, pods);
+    if (!found.ok && found.kubectl) return this.kubectlFailed(name, found.kubectl);
+    if (!found.ok) return { ok: false, reason: noPodReason(found.reason) };
     for (const note of found.value.missing) this.log.warn(`[${name}] ${note}: not probed`);
     const bindings = found.value.bindings;
+    const tunnels = new TunnelNotices(name, this.log);
     const { session, gate, target } = createClusterSession(
       { id: this.sessions.nextId('cluster'), uri: request.uri, pods: bindings.map((b) => b.identity.name), detail: clusterDetail(bindings), onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
       settings,
       bindings,
-      (pod, change) => (change.state === 'up' ? this.log.info(`[${name}] ${tunnelText(pod, change)}`) : this.log.warn(`[${name}] ${tunnelText(pod, change)}`)),
+      (pod, change) => tunnels.changed(pod, change),
     );
     // Finding the pods took a while: the exec question is about the manifest as it is now.
     const all = this.allPods(this.models.get(document));
@@ -162,7 +176,7 @@ export class SessionLauncher {
       vscode.workspace.onDidSaveTextDocument((saved) => {
         if (saved.uri.toString() !== request.scenario.toString() || session.isStopped) return;
         void this.startSimulated(request).then((restarted) => {
-          if (!restarted.ok) void vscode.window.showWarningMessage(`Probe Lens: the simulation keeps its scenario: ${restarted.reason}`);
+          if (!restarted.ok) void notify('warning', `the saved ${baseName(request.scenario)} was not played: ${restarted.reason} (the simulation goes on with the previous version; fix it and save again)`);
         });
       }),
     );
@@ -185,7 +199,8 @@ export class SessionLauncher {
     if (!probe) return { ok: false, reason: `container ${container.name} has no ${request.probe} probe` };
 
     const exec = probe.effective.handler?.type === 'exec' ? await this.consent.decide(request.uri, execCommandsOf(all), settings.execProbes) : 'none';
-    const target = new LocalTarget(localTargetOptions(settings, exec === 'allowed'));
+    let refused: PortRefusal | undefined;
+    const target = new LocalTarget({ ...localTargetOptions(settings, exec === 'allowed'), onNothingListening: (refusal) => (refused = refusal) });
     const began = performance.now();
     const attempt: AttemptRequest = {
       pod: pod.identity,
@@ -205,7 +220,14 @@ export class SessionLauncher {
     const line = `[${baseName(request.uri)}] run once ${where} ${probe.type}: ${outcome.result} in ${Math.round(durationMs)} ms (${tries} ${tries === 1 ? 'try' : 'tries'}) — ${message}`;
     if (outcome.result === 'success') this.log.info(line);
     else this.log.warn(line);
-    return { ok: true, value: { outcome, durationMs, tries, message, exec } };
+    return { ok: true, value: { outcome, durationMs, tries, message, exec, ...(refused ? { refused } : {}) } };
+  }
+
+  /** kubectl's whole complaint goes to the log; the user gets its meaning in a sentence, and a way to the log. */
+  private kubectlFailed(name: string, failure: KubectlFailure): { ok: false; reason: string; remedy: Remedy } {
+    const { error, command, stderr } = failure;
+    this.log.error(`[${name}] ${command} failed (${error.kind}): ${error.sentence}${stderr.trim() ? `\n${indentBlock(stderr.trim())}` : ''}`);
+    return { ok: false, reason: error.sentence, remedy: kubectlRemedy(error) };
   }
 
   /** The manifest's document and the pods of its current version: all, and those named (all, when none are). */
@@ -216,7 +238,7 @@ export class SessionLauncher {
     } catch (error) {
       return { ok: false, reason: `cannot open ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}` };
     }
-    if (!isManifestLanguage(document)) return { ok: false, reason: `${baseName(uri)} is not a YAML manifest` };
+    if (!isManifestLanguage(document)) return { ok: false, reason: `${baseName(uri)} is not a YAML manifest: choose a .yaml or .yml Kubernetes manifest` };
     return selectPods(uri, document, this.allPods(this.models.get(document)), names);
   }
 
@@ -239,7 +261,7 @@ export class SessionLauncher {
     await ready(exec);
     if (document.isClosed || session.isStopped) {
       session.dispose();
-      return { ok: false, reason: `${baseName(uri)} was closed before probing started` };
+      return { ok: false, reason: `${baseName(uri)} was closed before probing started: open it and start again` };
     }
     this.follow(session, (snapshot) => void guard.review(execCommandsOf(this.allPods(snapshot))));
     session.sync(this.models.get(document));
@@ -277,15 +299,23 @@ export class SessionLauncher {
 /** Trust, then the settings that say where local probes may go (the pod IP stands for `probeLens.local.host`). */
 function localPreflight(uri: vscode.Uri, trusted: boolean): Outcome<ProbeLensSettings> {
   const refusal = probingRefusal(trusted);
-  if (refusal) return { ok: false, reason: refusal };
+  if (refusal) return { ok: false, reason: refusal, remedy: { trust: true } };
   const settings = readSettings(uri);
   const host = checkLocalHost(settings);
-  return host.ok ? { ok: true, value: settings } : host;
+  return host.ok ? { ok: true, value: settings } : { ...host, remedy: { setting: 'probeLens.local.allowedHosts' } };
+}
+
+/** Why no pod of the manifest can be probed in the cluster, with what to do about it. */
+function noPodReason(reason: string): string {
+  if (reason.startsWith('no Running pod')) return `${reason}: wait until one runs, then start again`;
+  if (reason.startsWith('no pod') || reason.startsWith('no Pod')) return `${reason}: apply the manifest to the cluster first, or probe your app on this machine with Start Probing`;
+  if (reason.startsWith('no container')) return `${reason}: add a livenessProbe, readinessProbe or startupProbe to probe it`;
+  return reason;
 }
 
 /** The named pods of a manifest (all, when none are named), or why there are none to run. */
 function selectPods(uri: vscode.Uri, document: vscode.TextDocument, all: readonly DesiredPod[], names?: readonly string[]): Outcome<LoadedManifest> {
-  if (all.length === 0) return { ok: false, reason: `${baseName(uri)} has no pod spec to probe` };
+  if (all.length === 0) return { ok: false, reason: `${baseName(uri)} has no pod spec to probe: it needs a Pod, or a workload (Deployment, StatefulSet, Job …) with containers` };
   if (!names) return { ok: true, value: { document, all, pods: all } };
   const missing = names.filter((name) => !all.some((p) => p.identity.name === name));
   if (missing.length > 0) return { ok: false, reason: `${baseName(uri)} has no pod named ${missing.join(', ')} (it has ${all.map((p) => p.identity.name).join(', ')})` };

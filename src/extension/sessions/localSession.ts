@@ -1,10 +1,11 @@
+import * as vscode from 'vscode';
 import { RealClock } from '../../core/engine/clock';
 import type { DesiredPod } from '../../core/engine/manager';
 import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import { isLoopback } from '../../core/k8s/hosts';
-import { LocalTarget, type LocalTargetOptions, ObservedProcesses } from '../../core/targets/local';
+import { LocalTarget, type LocalTargetOptions, ObservedProcesses, type PortRefusal } from '../../core/targets/local';
 import { ExecGate } from '../safety/execGate';
-import type { ProbeLensSettings } from '../settings';
+import { type ProbeLensSettings, readSettings } from '../settings';
 import { ProbingSession, type SessionOptions } from './probingSession';
 
 export type HostCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -31,16 +32,31 @@ export interface LocalSession {
  * A local session: the real clock, your processes on this machine (observed, never started or
  * killed: kills and restarts are the kubelet's decisions, reported), probes through an exec gate
  * that is closed until the user agrees. Not yet synced: the caller syncs it with its first snapshot.
+ * `probeLens.local.portMap` is followed while it runs: a port mapped meanwhile (*Map Port…*) is
+ * probed from the next attempt on. `onNothingListening`: see `LocalTargetOptions`.
  */
-export function createLocalSession(options: Omit<SessionOptions, 'kind'>, settings: ProbeLensSettings): LocalSession {
-  const gate = new ExecGate(new LocalTarget(localTargetOptions(settings, true)), new LocalTarget(localTargetOptions(settings, false)));
+export function createLocalSession(options: Omit<SessionOptions, 'kind'>, settings: ProbeLensSettings, onNothingListening?: (refusal: PortRefusal) => void): LocalSession {
+  // One live map for both targets: the local target looks a port up on every attempt.
+  const portMap = new Map(settings.portMap);
+  const targetOptions = (allowExec: boolean): LocalTargetOptions => ({ ...localTargetOptions(settings, allowExec), portMap, ...(onNothingListening ? { onNothingListening } : {}) });
+  const gate = new ExecGate(new LocalTarget(targetOptions(true)), new LocalTarget(targetOptions(false)));
   const clock = new RealClock();
   const epoch = clock.now();
   const session = new ProbingSession(
     { ...options, kind: 'local' },
     { clock, epoch, kubeletStartedAt: epoch - KUBELET_UP_MS, random: Math.random, target: gate, processes: new ObservedProcesses(), idScheme: 'local', owned: [] },
   );
+  session.own(followPortMap(options.uri, portMap));
   return { session, gate };
+}
+
+/** Keeps `portMap` equal to the manifest's `probeLens.local.portMap` as the settings change. */
+function followPortMap(manifest: vscode.Uri, portMap: Map<number, number>): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((change) => {
+    if (!change.affectsConfiguration('probeLens.local.portMap', manifest)) return;
+    portMap.clear();
+    for (const [container, local] of readSettings(manifest).portMap) portMap.set(container, local);
+  });
 }
 
 /** `web`, `web, api`, `3 pods`: for messages. */

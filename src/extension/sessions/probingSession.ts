@@ -5,7 +5,9 @@ import type { EngineEvent } from '../../core/engine/events';
 import { type DesiredPod, desiredPodsOf, Manager, probeDependencies } from '../../core/engine/manager';
 import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';
 import { type PodSpecModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
-import { SessionSummary } from '../../core/session/summary';
+import type { NextEvent, Playback } from '../../core/session/playback';
+import type { SessionClock, SessionSnapshot } from '../../core/session/snapshot';
+import { SessionState } from '../../core/session/state';
 import { DEFAULT_TIMELINE_CAPACITY, TimelineStore } from '../../core/timeline/store';
 import { baseName } from '../documents/fileNames';
 import { Throttle } from './throttle';
@@ -20,8 +22,23 @@ export type AttemptEvent = Extract<EngineEvent, { type: 'attempt' }>;
  * pod runtimes take but the event sink, which is the session's own.
  */
 export interface SessionEngine extends Omit<PodRuntimeOptions, 'emit' | 'backoff'> {
-  /** Disposed with the session, after the engine (a simulation's ticker). */
+  /** Disposed with the session, after the engine. */
   readonly owned: readonly Disposable[];
+  /** A simulation's virtual clock as it follows real time: the session plays it, the user pauses it. */
+  readonly playback?: Playback;
+}
+
+/** A simulation's controls; each change reaches the views at once. */
+export interface SimulationControls {
+  readonly paused: boolean;
+  /** Virtual seconds per real second. */
+  readonly speed: number;
+  pause(): void;
+  resume(): void;
+  /** `false` for a speed that is not a positive number. */
+  setSpeed(speed: number): boolean;
+  /** Pauses and jumps the virtual clock to the next thing the engine reports. */
+  nextEvent(): NextEvent;
 }
 
 export interface SessionOptions {
@@ -44,17 +61,23 @@ export interface SessionOptions {
 /** Sees every event of a session as it is recorded. */
 export type RecordListener = (event: EngineEvent) => void;
 
-/** Views redraw at most this often, however fast the session goes. */
-const SESSION_REFRESH_MS = 250;
+/**
+ * A session publishes its snapshot at most this often, however fast it goes: the one cadence at
+ * which the Probes view, the lenses, the status bar and the hovers all redraw, from that snapshot.
+ */
+export const SNAPSHOT_INTERVAL_MS = 250;
+/** Real milliseconds between two steps of a simulation's clock. */
+const TICK_MS = 100;
+const WALL_CLOCK: SessionClock = { kind: 'wall' };
 
 /**
  * One probing session over one manifest: the engine (a `Manager` of pod runtimes on a clock and a
- * target), its events folded into a `SessionSummary` and kept in a bounded log, and what the
- * editor needs to place them (the latest snapshot). Disposing it stops everything it started:
- * workers, timers, attempts in flight, its ticker and its subscriptions.
+ * target), its events folded into a `SessionState` — published as an immutable snapshot at one
+ * cadence — and kept in a bounded log, and what the editor needs to place them (the manifest as
+ * last synced). Disposing it stops everything it started: workers, timers, attempts in flight,
+ * a simulation's ticker and its subscriptions; its last snapshot stays, marked ended.
  */
 export class ProbingSession implements vscode.Disposable {
-  readonly summary = new SessionSummary();
   /** Its events for the timeline, bounded (`TimelineStore` drops the largest lane's oldest first). */
   readonly events: TimelineStore;
   /** Wall-clock time of t = 0 (epoch ms). */
@@ -62,10 +85,15 @@ export class ProbingSession implements vscode.Disposable {
   /** A plain array, not an emitter: `record` runs for every event, and usually nobody listens. */
   private recordListeners: RecordListener[] = [];
   private readonly manager: Manager;
-  private readonly lastAttempts = new Map<string, AttemptEvent>();
+  private readonly live: SessionState;
+  private published: SessionSnapshot;
   private readonly changes = new vscode.EventEmitter<void>();
   private readonly stops = new vscode.EventEmitter<void>();
-  private readonly throttle = new Throttle(SESSION_REFRESH_MS, () => this.changes.fire());
+  private readonly throttle = new Throttle(SNAPSHOT_INTERVAL_MS, () => this.publish());
+  private ticker: NodeJS.Timeout | undefined;
+  private endedSeconds: number | undefined;
+  /** Engine events recorded so far (the timeline store may have dropped some). */
+  private recorded = 0;
   private readonly owned: vscode.Disposable[] = [];
   private desired: readonly DesiredPod[] = [];
   /** Per probe key, what its worker depends on: an edit that changes it starts the probe's counts afresh. */
@@ -75,8 +103,10 @@ export class ProbingSession implements vscode.Disposable {
   private placements: Map<string, PlacedPodSpec | undefined> | undefined;
   private stopped = false;
 
-  /** Fires at most every `SESSION_REFRESH_MS` while the session changes. */
+  /** A new snapshot is published (`state`): at most every `SNAPSHOT_INTERVAL_MS`, and at once after a control. */
   readonly onDidChange = this.changes.event;
+  /** A simulation's pause, speed and step controls; `undefined` on the wall clock. */
+  readonly simulation: SimulationControls | undefined;
   readonly onDidStop = this.stops.event;
 
   constructor(
@@ -84,6 +114,7 @@ export class ProbingSession implements vscode.Disposable {
     private readonly engine: SessionEngine,
   ) {
     this.events = new TimelineStore(options.timelineCapacity ?? DEFAULT_TIMELINE_CAPACITY);
+    this.live = new SessionState(engine.processes.carriesOutKills ? 'carried-out' : 'reported');
     this.manager = new Manager({
       clock: engine.clock,
       epoch: engine.epoch,
@@ -94,6 +125,16 @@ export class ProbingSession implements vscode.Disposable {
       emit: (event) => this.record(event),
       idScheme: engine.idScheme,
     });
+    const playback = engine.playback;
+    this.simulation = playback && this.controls(playback);
+    if (playback) {
+      playback.tick(performance.now());
+      this.ticker = setInterval(() => {
+        playback.tick(performance.now());
+        if (!playback.isPaused) this.throttle.poke();
+      }, TICK_MS);
+    }
+    this.published = this.live.snapshot(this.moment());
   }
 
   get id(): string {
@@ -112,9 +153,17 @@ export class ProbingSession implements vscode.Disposable {
     return baseName(this.options.uri);
   }
 
-  /** Session seconds per real second (a simulation's speed; 1 on the wall clock). */
+  /** Session seconds per real second (a simulation's speed now; 1 on the wall clock). */
   get rate(): number {
-    return this.options.rate ?? 1;
+    return this.engine.playback?.speed ?? this.options.rate ?? 1;
+  }
+
+  /**
+   * The snapshot last published: what the Probes view, the lenses, the status bar and the hovers
+   * render from. After the session stopped, its last state, marked ended.
+   */
+  get state(): SessionSnapshot {
+    return this.published;
   }
 
   /** `true` when `t` is virtual seconds (a simulation), `false` when it is wall-clock time since `startedAt`. */
@@ -140,9 +189,9 @@ export class ProbingSession implements vscode.Disposable {
     return this.current;
   }
 
-  /** Seconds since the session began, on its clock (virtual in a simulation). */
+  /** Seconds since the session began, on its clock (virtual in a simulation); once stopped, when it stopped. */
   get elapsedSeconds(): number {
-    return (this.engine.clock.now() - this.engine.epoch) / 1000;
+    return this.endedSeconds ?? (this.engine.clock.now() - this.engine.epoch) / 1000;
   }
 
   /**
@@ -162,9 +211,9 @@ export class ProbingSession implements vscode.Disposable {
     this.throttle.poke();
   }
 
-  /** The last attempt of a probe, if it has had one since it was last edited. */
+  /** The last attempt of a probe (of any container instance) as last published, if it has had one since it was last edited. */
   lastAttempt(pod: string, container: string, probe: ProbeType): AttemptEvent | undefined {
-    return this.lastAttempts.get(probeKey(pod, container, probe));
+    return this.published.pods.get(pod)?.containers.get(container)?.probes.get(probe)?.newest;
   }
 
   /** Where a pod of this session sits in the manifest, as last read. */
@@ -181,7 +230,9 @@ export class ProbingSession implements vscode.Disposable {
   /** Kills a container's process; the kubelet restarts it per its policy (see `PodRuntime.restartContainer`). */
   restartContainer(pod: string, container: string): RestartOutcome | 'unknown-pod' {
     const runtime = this.manager.runtimes.find((r) => r.identity.name === pod);
-    return runtime ? runtime.restartContainer(container) : 'unknown-pod';
+    const outcome = runtime ? runtime.restartContainer(container) : 'unknown-pod';
+    this.publish();
+    return outcome;
   }
 
   /**
@@ -204,12 +255,17 @@ export class ProbingSession implements vscode.Disposable {
 
   dispose(): void {
     if (this.stopped) return;
+    const endedSeconds = this.elapsedSeconds;
     this.stopped = true;
+    clearInterval(this.ticker);
     this.manager.dispose();
     this.engine.target.dispose();
     for (const d of this.engine.owned) d.dispose();
     for (const d of this.owned.splice(0)) d.dispose();
     this.throttle.dispose();
+    // The last state stays to be reviewed: frozen at the moment it stopped (the registry says so).
+    this.endedSeconds = endedSeconds;
+    this.published = this.live.snapshot({ ...this.moment(), endedAt: Date.now() });
     this.recordListeners = [];
     this.stops.fire();
     this.stops.dispose();
@@ -217,22 +273,61 @@ export class ProbingSession implements vscode.Disposable {
   }
 
   private record(event: EngineEvent): void {
-    this.summary.apply(event);
+    this.live.apply(event);
     this.events.push(event);
+    this.recorded++;
     const listeners = this.recordListeners;
     for (let i = 0; i < listeners.length; i++) (listeners[i] as RecordListener)(event);
-    if (event.type === 'attempt') this.lastAttempts.set(probeKey(event.pod, event.container, event.probe), event);
-    else if (event.type === 'event') this.options.onKubeletEvent?.(this, event);
+    if (event.type === 'event') this.options.onKubeletEvent?.(this, event);
     this.throttle.poke();
+  }
+
+  /** A new snapshot, if anything changed since the last one, and the views told. */
+  private publish(): void {
+    if (this.stopped) return;
+    const next = this.live.snapshot(this.moment());
+    if (next === this.published) return;
+    this.published = next;
+    this.changes.fire();
+  }
+
+  private moment(): { t: number; clock: SessionClock } {
+    const playback = this.engine.playback;
+    return { t: this.elapsedSeconds, clock: playback ? { kind: 'virtual', paused: playback.isPaused, speed: playback.speed } : WALL_CLOCK };
+  }
+
+  /** The controls of a simulation's playback: each publishes what it changed at once. */
+  private controls(playback: Playback): SimulationControls {
+    const publishing = <T>(action: () => T): T => {
+      const result = action();
+      this.publish();
+      return result;
+    };
+    return {
+      get paused() {
+        return playback.isPaused;
+      },
+      get speed() {
+        return playback.speed;
+      },
+      pause: () => publishing(() => playback.pause()),
+      resume: () => publishing(() => playback.resume()),
+      setSpeed: (speed) => publishing(() => playback.setSpeed(speed)),
+      nextEvent: () =>
+        publishing(() => {
+          if (this.stopped) return { ok: false, reason: 'the simulation has stopped' } as const;
+          const before = this.recorded;
+          return playback.nextEvent(() => this.recorded > before);
+        }),
+    };
   }
 
   private forgetEditedProbes(desired: readonly DesiredPod[]): void {
     const next = probePrints(desired);
     for (const [key, print] of this.prints) {
       if (next.get(key) === print) continue;
-      this.lastAttempts.delete(key);
       const [pod, container, probe] = key.split('\u0000') as [string, string, ProbeType];
-      this.summary.pods.get(pod)?.containers.get(container)?.probes.delete(probe);
+      this.live.forgetProbe(pod, container, probe);
     }
     this.prints = next;
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerProbingCommands } from '../commands/probingCommands';
+import { registerSimulationCommands } from '../commands/simulationCommands';
 import type { ManifestModels } from '../documents/manifestModels';
 import { LiveDiagnostics } from '../liveDiagnostics';
 import { ExecConsent } from '../safety/execConsent';
@@ -39,6 +40,8 @@ export function registerProbing(context: vscode.ExtensionContext, models: Manife
   const disposable = vscode.Disposable.from(
     // Commands and views go first, sessions last: a stopping session's last change reaches no one.
     registerProbingCommands({ launcher, sessions, consent: execConsent, log, timelines }),
+    registerSimulationCommands(sessions),
+    vscode.commands.registerCommand('probeLens.clearEndedSession', () => sessions.clearEnded()),
     revealOnSelection(treeView, tree, sessions),
     trackContextKeys(sessions),
     treeView,

@@ -1,23 +1,45 @@
 import * as vscode from 'vscode';
 import type { ProbeType } from '../../core/manifest';
-import type { ContainerSummary, ProbeSummary } from '../../core/session/summary';
+import type { ContainerSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
 import type { LiveState } from '../editor/liveState';
 import type { ProbingSession, SessionKind } from './probingSession';
 
 /**
  * The running sessions, at most one per manifest: starting another on the same manifest stops the
- * one before. `onDidChange` fires when a session starts or stops and, throttled by each session,
- * while they run: the tree, the status bar, live diagnostics and the editor's lenses redraw on it.
+ * one before. The last one to stop stays, ended, to be reviewed (its tree, its timeline) until
+ * the next starts or the user clears it. `onDidChange` fires when a session starts or stops and
+ * whenever one publishes a snapshot: the tree, the status bar, live diagnostics and the editor's
+ * lenses redraw on it, from those snapshots.
  */
 export class Sessions implements LiveState, vscode.Disposable {
   private readonly sessions = new Map<string, { session: ProbingSession; subscriptions: vscode.Disposable[] }>();
   private readonly changes = new vscode.EventEmitter<void>();
   private counter = 0;
+  private endedSession: ProbingSession | undefined;
 
   readonly onDidChange = this.changes.event;
 
+  /** The sessions running. */
   get all(): readonly ProbingSession[] {
     return [...this.sessions.values()].map((s) => s.session);
+  }
+
+  /** The last session that stopped, kept to be reviewed until another starts or `clearEnded`. */
+  get ended(): ProbingSession | undefined {
+    return this.endedSession;
+  }
+
+  /** What the Probes view lists: the running sessions, then the ended one. */
+  get shown(): readonly ProbingSession[] {
+    return this.endedSession ? [...this.all, this.endedSession] : this.all;
+  }
+
+  /** Lets go of the ended session; `false` when there was none. */
+  clearEnded(): boolean {
+    if (!this.endedSession) return false;
+    this.endedSession = undefined;
+    this.changes.fire();
+    return true;
   }
 
   /** A fresh id: `local-1`, `simulated-2`. */
@@ -41,6 +63,8 @@ export class Sessions implements LiveState, vscode.Disposable {
     this.forDocument(session.uri)?.dispose();
     const subscriptions = [session.onDidChange(() => this.changes.fire()), session.onDidStop(() => this.remove(session))];
     this.sessions.set(session.id, { session, subscriptions });
+    // A new session: the one ended before it is no longer what the user reviews.
+    this.endedSession = undefined;
     this.changes.fire();
   }
 
@@ -52,16 +76,21 @@ export class Sessions implements LiveState, vscode.Disposable {
     return this.forDocument(uri) !== undefined;
   }
 
-  container(uri: vscode.Uri, pod: string, container: string): ContainerSummary | undefined {
-    return this.forDocument(uri)?.summary.pods.get(pod)?.containers.get(container);
+  snapshot(uri: vscode.Uri): SessionSnapshot | undefined {
+    return this.forDocument(uri)?.state;
   }
 
-  probe(uri: vscode.Uri, pod: string, container: string, type: ProbeType): ProbeSummary | undefined {
+  container(uri: vscode.Uri, pod: string, container: string): ContainerSnapshot | undefined {
+    return this.snapshot(uri)?.pods.get(pod)?.containers.get(container);
+  }
+
+  probe(uri: vscode.Uri, pod: string, container: string, type: ProbeType): ProbeSnapshot | undefined {
     return this.container(uri, pod, container)?.probes.get(type);
   }
 
   dispose(): void {
     this.stopAll();
+    this.endedSession = undefined;
     this.changes.dispose();
   }
 
@@ -70,6 +99,7 @@ export class Sessions implements LiveState, vscode.Disposable {
     if (!entry || entry.session !== session) return;
     this.sessions.delete(session.id);
     entry.subscriptions.forEach((s) => s.dispose());
+    this.endedSession = session;
     this.changes.fire();
   }
 }

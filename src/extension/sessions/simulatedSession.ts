@@ -1,15 +1,10 @@
 import { VirtualClock } from '../../core/engine/clock';
-import type { Disposable } from '../../core/engine/disposable';
 import { seededRandom } from '../../core/engine/random';
 import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
 import type { Scenario } from '../../core/scenario/scenario';
+import { Playback } from '../../core/session/playback';
 import { SimulatedProcesses, SimulatedTarget } from '../../core/targets/simulated';
 import { ProbingSession, type SessionOptions } from './probingSession';
-
-/** Real milliseconds between two advances of a simulation's clock. */
-const TICK_MS = 100;
-/** A tick never plays more than this much real time (a stalled extension host does not make a simulation lurch). */
-const MAX_TICK_MS = 1000;
 
 export interface SimulationSettings {
   readonly scenario: Scenario;
@@ -19,36 +14,11 @@ export interface SimulationSettings {
 }
 
 /**
- * Plays the virtual clock at `speed` times real time. Its one interval timer goes with `dispose()`.
- */
-class SimulationTicker implements Disposable {
-  private last = performance.now();
-  private readonly handle: NodeJS.Timeout;
-
-  constructor(
-    private readonly clock: VirtualClock,
-    private readonly speed: number,
-  ) {
-    this.handle = setInterval(() => this.tick(), TICK_MS);
-  }
-
-  private tick(): void {
-    const now = performance.now();
-    const real = Math.min(MAX_TICK_MS, now - this.last);
-    this.last = now;
-    this.clock.advanceBy(real * this.speed);
-  }
-
-  dispose(): void {
-    clearInterval(this.handle);
-  }
-}
-
-/**
  * A simulated session, as `probe-lens simulate` runs it but played live: the pods start at t = 0
- * on a virtual clock, a scenario answers the probes and scripts the processes, and restarts are
- * the kubelet's. Started and synced with `snapshot`; the pod deletion of the scenario (A5), if any,
- * is scheduled for the pods it starts with.
+ * on a virtual clock played at `speed` (paused, sped up or stepped by the user), a scenario
+ * answers the probes and scripts the processes, and restarts are the kubelet's. Started and
+ * synced with `snapshot`; the pod deletion of the scenario (A5), if any, is scheduled for the
+ * pods it starts with.
  */
 export function startSimulatedSession(options: Omit<SessionOptions, 'kind'>, snapshot: ManifestSnapshot, simulation: SimulationSettings): ProbingSession {
   const { scenario } = simulation;
@@ -63,7 +33,8 @@ export function startSimulatedSession(options: Omit<SessionOptions, 'kind'>, sna
       target: new SimulatedTarget(scenario, clock),
       processes: new SimulatedProcesses(scenario, clock),
       idScheme: 'sim',
-      owned: [new SimulationTicker(clock, simulation.speed)],
+      owned: [],
+      playback: new Playback(clock, simulation.speed),
     },
   );
   session.sync(snapshot);

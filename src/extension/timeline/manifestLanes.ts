@@ -2,7 +2,8 @@ import { probeExtent } from '../../core/analysis/probeText';
 import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
 import { desiredPodsOf } from '../../core/engine/manager';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
-import { comparePositions, containsPosition, type Position, type Range, shiftRange } from '../../core/text/range';
+import { chunkPosition, placeRange } from '../../core/editing/lineMap';
+import { comparePositions, containsPosition, type Position, type Range } from '../../core/text/range';
 import { containerLaneKey, podLaneKey, probeLaneKey } from '../../core/timeline/laneKeys';
 
 /** A pod of a manifest by the name sessions run it under, with where it sits. */
@@ -34,7 +35,7 @@ export function locateInManifest(snapshot: ManifestSnapshot, pod: string, contai
   if (!placed || !model) return undefined;
   const probeModel = probe !== undefined ? model.probe(probe) : undefined;
   const range = probeModel?.keyRange ?? model.locate('name')?.value ?? { start: model.range.start, end: model.range.start };
-  return shiftRange(range, placed.lineOffset);
+  return placeRange(placed, range);
 }
 
 /**
@@ -46,7 +47,7 @@ export function lanesAt(snapshot: ManifestSnapshot, position: Position): string[
   const placed = snapshot.podSpecAt(position);
   const pod = placed && namedPods(snapshot).find((p) => p.placed.spec === placed.spec)?.name;
   if (!placed || pod === undefined) return [];
-  const local = { line: position.line - placed.lineOffset, character: position.character };
+  const local = chunkPosition(placed, position);
   const containers = placed.spec.containers.filter((c) => PROBING_CONTAINERS.includes(c.kind));
   const container = containers.find((c) => containsPosition(c.range, local));
   if (!container) return [podLaneKey(pod), ...containers.flatMap((c) => containerLanes(pod, c))];

@@ -53,6 +53,8 @@ export class SessionTimeline implements TimelineContent {
   private readonly clock = new RealClock();
   private batcher: EventBatcher | undefined;
   private sink: ((message: Outgoing) => void) | undefined;
+  /** The session's rate as the panel last heard it. */
+  private rateSent: number | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private lastSentAt = 0;
   private endedAt: number | undefined;
@@ -120,6 +122,8 @@ export class SessionTimeline implements TimelineContent {
     this.subscriptions.push(
       this.session.onDidRecord((event) => this.batcher?.push(event)),
       this.session.onDidStop(() => this.stop()),
+      // Paused, resumed or sped up: the panel's clock follows at once, not at the next heartbeat.
+      this.session.onDidChange(() => this.sendRateIfChanged()),
     );
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
   }
@@ -158,7 +162,14 @@ export class SessionTimeline implements TimelineContent {
 
   private deliver(events: EngineEvent[]): void {
     this.lastSentAt = performance.now();
-    this.sink?.({ type: 'append', events, dropped: this.session.events.dropped(), now: this.now() });
+    this.rateSent = this.session.rate;
+    this.sink?.({ type: 'append', events, dropped: this.session.events.dropped(), now: this.now(), rate: this.session.rate });
+  }
+
+  private sendRateIfChanged(): void {
+    if (this.session.rate === this.rateSent) return;
+    this.batcher?.flush();
+    this.deliver([]);
   }
 
   /** Nothing was sent for a heartbeat: say the time anyway. */

@@ -1,13 +1,14 @@
-import { escapeMarkdown, OUTCOME_MARKS, trailingFailures } from '../../core/analysis/probeText';
-import type { EngineEvent } from '../../core/engine/events';
+import { escapeMarkdown, OUTCOME_MARKS, shortDuration, trailingFailures } from '../../core/analysis/probeText';
+import { crashLoopDelayMs } from '../../core/engine/crashLoop';
+import { containerCondition, podHeadline, restartsLabel, type Severity, sessionHeadline, virtualTime } from '../../core/session/headline';
 import type { ProbeType } from '../../core/manifest';
-import type { ContainerSummary, PodSummary, ProbeSummary } from '../../core/session/summary';
+import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
 import type { SessionKind } from '../sessions/probingSession';
 
 /**
- * What each row of the Probes view says, from a session's summary: label, description, icon and
+ * What each row of the Probes view says, from a session's snapshot: label, description, icon and
  * tooltip as plain values, so every wording is tested without an editor (tree/probeTree.ts turns
- * them into tree items).
+ * them into tree items). Descriptions stay short (the worst first); tooltips say everything.
  */
 export interface Presentation {
   readonly label: string;
@@ -31,57 +32,105 @@ const ERRORED: Icon = { id: 'question', color: 'problemsWarningIcon.foreground' 
 const PENDING: Icon = { id: 'loading~spin' };
 const IDLE: Icon = { id: 'circle-outline', color: 'testing.iconUnset' };
 const STOPPED: Icon = { id: 'circle-slash', color: 'disabledForeground' };
+const PAUSED: Icon = { id: 'debug-pause' };
+const ENDED: Icon = { id: 'history', color: 'disabledForeground' };
 
 const SESSION_ICONS: Readonly<Record<SessionKind, Icon>> = { local: { id: 'pulse' }, simulated: { id: 'beaker' }, cluster: { id: 'cloud' } };
 const SESSION_TITLES: Readonly<Record<SessionKind, string>> = {
   local: 'probing this machine',
   simulated: 'simulated on a virtual clock',
-  cluster: 'probing pods in the cluster through kubectl port-forward and exec (kills and restarts are only reported)',
+  cluster: 'probing pods in the cluster through kubectl port-forward and exec',
 };
+const KILLS: Readonly<Record<KillMode, string>> = {
+  'carried-out': 'Kills and restarts are carried out, as the kubelet would.',
+  reported: 'The kubelet\'s kills are only reported: the process runs on, and a container it would kill says **would restart** (counted as such).',
+};
+const SEVERITY_ICONS: Readonly<Record<Severity, Icon | undefined>> = { error: FAILED, warning: WARNING, pending: undefined, ok: undefined };
 
 export interface SessionFacts {
   readonly kind: SessionKind;
   readonly label: string;
   /** `127.0.0.1`, `60× · web.scenario.yaml`. */
   readonly detail: string;
-  readonly elapsedSeconds: number;
-  readonly containers: readonly (ContainerSummary | undefined)[];
+  readonly state: SessionSnapshot;
+  /** `12:01`: wall-clock time it started. */
+  readonly startedAt: string;
+  /** `12:03`: wall-clock time it ended, once it has. */
+  readonly endedAt?: string;
 }
 
-/** `local · 127.0.0.1 · 2/3 ready`, `simulated 60× · web.scenario.yaml · t=5m 10s · 1/1 ready`. */
+/**
+ * `shop.yaml` — `api: CrashLoopBackOff · 7 restarts (liveness) · 60×`, `pod shop Ready · paused
+ * t+00:03:20`, `ended 12:03 · pod shop Ready`: the worst thing first, short enough to read whole
+ * beside the row's buttons. The virtual time shows while it stands still; while it plays it
+ * ticks in the status bar instead: a row redrawn every second would redraw every row under it
+ * (VS Code refreshes a row with its children) and close any tooltip open there.
+ */
 export function presentSession(facts: SessionFacts): Presentation {
-  const ready = facts.containers.filter((c) => c?.ready).length;
-  const failing = facts.containers.some((c) => c?.reason === 'CrashLoopBackOff');
-  const clock = facts.kind === 'simulated' ? ` · t=${duration(facts.elapsedSeconds)}` : '';
-  const description = `${facts.kind} · ${facts.detail}${clock} · ${ready}/${facts.containers.length} ready`;
-  const icon: Icon = failing ? FAILED : SESSION_ICONS[facts.kind];
+  const { state } = facts;
+  const headline = sessionHeadline(state);
+  const ended = facts.endedAt !== undefined;
+  const virtual = state.clock.kind === 'virtual' ? state.clock : undefined;
+  const clock = !virtual || ended ? [] : virtual.paused ? [`paused ${virtualTime(state.t)}`] : [`${virtual.speed}×`];
+  const parts = ended ? [`ended ${facts.endedAt}`, headline.text, ...clock] : [headline.text, ...clock];
+  const icon = ended ? ENDED : virtual?.paused ? PAUSED : (SEVERITY_ICONS[headline.severity] ?? SESSION_ICONS[facts.kind]);
+  const when = !virtual ? '' : ended ? `ended at virtual time ${virtualTime(state.t)}` : virtual.paused ? `paused at virtual time ${virtualTime(state.t)}` : `playing at ${virtual.speed}× (the virtual time ticks in the status bar)`;
   const markdown = [
-    `**${escapeMarkdown(facts.label)}** — ${SESSION_TITLES[facts.kind]}`,
+    `**${escapeMarkdown(facts.label)}** — ${SESSION_TITLES[facts.kind]}${facts.detail ? ` · ${escapeMarkdown(facts.detail)}` : ''}`,
     '',
-    `${escapeMarkdown(facts.detail)} · running for ${duration(facts.elapsedSeconds)}${facts.kind === 'simulated' ? ' (virtual)' : ''} · ${ready} of ${facts.containers.length} containers ready`,
+    `**${escapeMarkdown(headline.text)}**`,
+    '',
+    [`started ${facts.startedAt}`, ...(ended ? [`ended ${facts.endedAt}`] : []), ...(when ? [when] : [])].join(' · '),
+    '',
+    ...podLines(state),
+    '',
+    KILLS[state.kills],
   ].join('\n');
-  return { label: facts.label, description, icon, tooltip: { markdown } };
+  return { label: facts.label, description: parts.join(' · '), icon, tooltip: { markdown } };
 }
 
-/** `ready`, `not ready · 1/2 containers ready`. */
-export function presentPod(name: string, pod: PodSummary | undefined, containers: readonly (ContainerSummary | undefined)[]): Presentation {
-  const ready = containers.filter((c) => c?.ready).length;
-  const backOff = containers.some((c) => c?.reason === 'CrashLoopBackOff');
-  const isReady = pod?.ready ?? false;
-  const description = isReady ? 'ready' : `not ready · ${ready}/${containers.length} containers ready`;
-  const icon = isReady ? PASSED : backOff ? FAILED : pod ? WARNING : PENDING;
-  return { label: name, description, icon, tooltip: { markdown: `Pod **${escapeMarkdown(name)}** · ${isReady ? 'Ready' : 'not Ready'} (${ready} of ${containers.length} containers ready)` } };
+/** Each pod and container, its condition in words, for the session's tooltip. */
+function podLines(state: SessionSnapshot): string[] {
+  const lines: string[] = [];
+  for (const pod of state.pods.values()) {
+    lines.push(`- pod **${escapeMarkdown(pod.name)}** ${pod.ready ? 'Ready' : 'NotReady'}`);
+    for (const container of pod.containers.values()) lines.push(`  - ${escapeMarkdown(container.name)}: ${escapeMarkdown(containerCondition(container, state.kills).text)}`);
+  }
+  return lines.length > 0 ? lines : ['No pod has started yet.'];
 }
 
-/** `ready · restarts 2`, `started · not ready · restarts 0`, `CrashLoopBackOff · restarts 3`. */
-export function presentContainer(name: string, container: ContainerSummary | undefined): Presentation {
+/** `Ready`, `NotReady` (its containers' rows, right under it, say why; its tooltip too). */
+export function presentPod(name: string, pod: PodSnapshot | undefined, kills: KillMode): Presentation {
+  if (!pod) return { label: name, description: 'not started yet', icon: PENDING, tooltip: { markdown: `Pod **${escapeMarkdown(name)}** has not started yet` } };
+  const headline = podHeadline(pod, kills);
+  const description = pod.ready ? 'Ready' : 'NotReady';
+  const icon = pod.ready ? PASSED : (SEVERITY_ICONS[headline.severity] ?? PENDING);
+  const ready = [...pod.containers.values()].filter((c) => c.ready).length;
+  return { label: name, description, icon, tooltip: { markdown: `Pod **${escapeMarkdown(name)}** · ${pod.ready ? 'Ready' : 'NotReady'} (${ready} of ${pod.containers.size} containers ready)\n\n${escapeMarkdown(headline.text)}` } };
+}
+
+/**
+ * `ready · restarts 2`, `started · not ready · restarts 0`, `CrashLoopBackOff · back-off 40s ·
+ * restarts 3 (liveness)`, `restarting (liveness failed) · restarts 1 (liveness)`; where kills are
+ * only reported, `would restart now (liveness failed) · would restart 1× (liveness)`.
+ */
+export function presentContainer(name: string, container: ContainerSnapshot | undefined, kills: KillMode): Presentation {
   if (!container) return { label: name, description: 'not started yet', icon: PENDING, tooltip: { markdown: `Container **${escapeMarkdown(name)}** has not started yet` } };
-  const restarts = `restarts ${container.restartCount}`;
+  const restarts = restartsLabel(container, kills);
+  const backOff = container.message === undefined ? undefined : crashLoopDelayMs(container.message);
+  const backOffText = backOff === undefined ? undefined : shortDuration(backOff / 1000);
   let description: string;
   let icon: Icon;
-  if (container.state === 'waiting') {
+  if (container.state === 'waiting' && container.reason === 'CrashLoopBackOff') {
+    // The back-off's length, not what is left of it: a row that changes every second closes its tooltip.
+    description = `CrashLoopBackOff${backOffText === undefined ? '' : ` · back-off ${backOffText}`} · ${restarts}`;
+    icon = FAILED;
+  } else if (container.killing && container.state !== 'waiting') {
+    description = `${kills === 'reported' ? 'would restart now' : container.killing.restarts ? 'restarting' : 'stopping'} (${container.killing.probe} failed) · ${restarts}`;
+    icon = FAILED;
+  } else if (container.state === 'waiting') {
     description = `${container.reason ?? 'waiting'} · ${restarts}`;
-    icon = container.reason === 'CrashLoopBackOff' ? FAILED : PENDING;
+    icon = PENDING;
   } else if (container.state === 'terminated') {
     description = `terminated${container.reason ? ` (${container.reason})` : ''} · ${restarts}`;
     icon = STOPPED;
@@ -95,20 +144,32 @@ export function presentContainer(name: string, container: ContainerSummary | und
     description = `starting · ${restarts}`;
     icon = PENDING;
   }
+  const restartLine =
+    kills === 'reported'
+      ? `The kubelet would have restarted it ${container.restarts} time${container.restarts === 1 ? '' : 's'}${container.lastRestartCause ? `, last for ${causeWords(container)}` : ''}; the process itself runs on.`
+      : `Restarts: ${container.restarts} (the kubelet's restartCount ${container.restartCount}${container.restarts > container.restartCount ? ' and one under way' : ''})${container.lastRestartCause ? `, last for ${causeWords(container)}` : ''}.`;
   const markdown = [
     `Container **${escapeMarkdown(name)}** · ${container.state}${container.reason ? ` (${escapeMarkdown(container.reason)})` : ''}`,
     '',
-    `${container.started ? 'started' : 'not started'} · ${container.ready ? 'ready' : 'not ready'} · ${restarts}`,
+    `${container.started ? 'started' : 'not started'} · ${container.ready ? 'ready' : 'not ready'}${container.startedAt !== undefined ? ` · this instance started at t=${container.startedAt.toFixed(1)}s` : ''}`,
+    '',
+    restartLine,
+    ...(container.message ? ['', escapeMarkdown(container.message)] : []),
+    ...(container.backOffUntil !== undefined ? ['', `Restarts when its back-off ends, at t=${container.backOffUntil.toFixed(1)}s.`] : []),
     '',
     `\`${escapeCode(container.containerId || 'no container yet')}\``,
   ].join('\n');
   return { label: name, description, icon, tooltip: { markdown } };
 }
 
+function causeWords(container: ContainerSnapshot): string {
+  return container.lastRestartCause === 'exit' ? 'an exit of its process' : `a failed ${container.lastRestartCause} probe`;
+}
+
 export interface ProbeFacts {
   readonly type: ProbeType;
-  readonly summary: ProbeSummary | undefined;
-  readonly last: Extract<EngineEvent, { type: 'attempt' }> | undefined;
+  /** The probe as published: counts for the current container instance. */
+  readonly probe: ProbeSnapshot | undefined;
   readonly failureThreshold: number;
   /** `httpGet http://:8080/healthz`. */
   readonly handler: string;
@@ -116,16 +177,18 @@ export interface ProbeFacts {
   readonly running: boolean;
 }
 
-/** `12/12 ok · 4 ms`, `failing 2/3 · 10/12 ok`, `error · 0/3 ok`, `waiting for the first attempt`. */
+/** `12/12 ok · 4 ms`, `failing 2/3 · 10/12 ok`, `error · 0/3 ok`, `waiting for the first attempt` (a new container instance starts there). */
 export function presentProbe(facts: ProbeFacts): Presentation {
-  const { summary, last } = facts;
+  const { probe } = facts;
+  const last = probe?.last;
   const label = facts.type;
-  if (!summary || summary.attempts === 0 || !last) {
+  if (!probe || probe.attempts === 0 || !last) {
     const icon = facts.running ? PENDING : IDLE;
-    return { label, description: 'waiting for the first attempt', icon, tooltip: { markdown: probeHeading(facts) } };
+    const total = probe && probe.total.attempts > 0 ? `\n\n${totalLine(probe)}` : '';
+    return { label, description: 'waiting for the first attempt', icon, tooltip: { markdown: `${probeHeading(facts)}${total}` } };
   }
-  const counts = `${summary.successes}/${summary.attempts} ok`;
-  const failing = trailingFailures(summary.recent);
+  const counts = `${probe.successes}/${probe.attempts} ok`;
+  const failing = trailingFailures(probe.recent);
   let description: string;
   let icon: Icon;
   if (last.error !== undefined) {
@@ -133,21 +196,27 @@ export function presentProbe(facts: ProbeFacts): Presentation {
     icon = ERRORED;
   } else if (failing > 0) {
     description = `failing ${Math.min(failing, facts.failureThreshold)}/${facts.failureThreshold} · ${counts}`;
-    icon = summary.result === 'Failure' ? FAILED : WARNING;
+    icon = probe.result === 'Failure' ? FAILED : WARNING;
   } else {
-    description = `${summary.result === 'Success' ? '' : 'not passed yet · '}${counts} · ${Math.round(last.durationMs)} ms`;
-    icon = summary.result === 'Success' ? PASSED : WARNING;
+    description = `${probe.result === 'Success' ? '' : 'not passed yet · '}${counts} · ${Math.round(last.durationMs)} ms`;
+    icon = probe.result === 'Success' ? PASSED : WARNING;
   }
-  const marks = summary.recent.map((r) => OUTCOME_MARKS[r]).join(' ');
+  const marks = probe.recent.map((r) => OUTCOME_MARKS[r]).join(' ');
   const markdown = [
     probeHeading(facts),
     '',
-    `Result **${summary.result ?? 'none yet'}** · ${counts} · last ${summary.recent.length}: ${marks}`,
+    `Result **${probe.result ?? 'none yet'}** · this container: ${counts} · last ${probe.recent.length}: ${marks}`,
+    '',
+    totalLine(probe),
     '',
     `Last attempt at t=${last.t.toFixed(1)}s: **${last.outcome}** in ${Math.round(last.durationMs)} ms${last.error !== undefined ? ' (prober error, not counted)' : ''}`,
   ].join('\n');
   const output = last.error ?? last.output;
   return { label, description, icon, tooltip: output ? { markdown: `${markdown}\n\n${last.error !== undefined ? 'Error:' : 'Output:'}`, code: output } : { markdown } };
+}
+
+function totalLine(probe: ProbeSnapshot): string {
+  return `All containers: ${probe.total.successes}/${probe.total.attempts} ok`;
 }
 
 function probeHeading(facts: ProbeFacts): string {
@@ -160,6 +229,12 @@ export function duration(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** `12:03`: a wall-clock time (epoch ms) in the local time zone, to the minute. */
+export function wallTime(epochMs: number): string {
+  const date = new Date(epochMs);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
 function escapeCode(text: string): string {

@@ -3,8 +3,7 @@ import type { ProbingSession } from '../sessions/probingSession';
 
 /**
  * The rows of the Probes view. Commands run from its context menu receive these (see
- * commands/args.ts); `contextValue` is `session`, `pod`, `container` / `container.simulated`, or
- * `probe.<type>`.
+ * commands/args.ts); their `contextValue` is `contextValueOf`'s (tree/probeTree.ts).
  */
 export type ProbeTreeNode =
   | { readonly kind: 'session'; readonly id: string; readonly session: ProbingSession }

@@ -1,39 +1,57 @@
 import * as vscode from 'vscode';
 import { handlerTitle, probeExtent } from '../../core/analysis/probeText';
+import { chunkPosition } from '../../core/editing/lineMap';
 import type { DesiredPod } from '../../core/engine/manager';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { containsPosition, type Position } from '../../core/text/range';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
-import { Throttle } from '../sessions/throttle';
-import { type Presentation, presentContainer, presentPod, presentProbe, presentSession } from './format';
+import { type Presentation, presentContainer, presentPod, presentProbe, presentSession, wallTime } from './format';
 import type { ProbeTreeNode } from './nodes';
 
 export const PROBES_VIEW = 'probeLens.probes';
-/** However many events arrive, the tree is redrawn at most this often. */
-const REFRESH_MS = 250;
+
+/** What a row shows, and the same as one string to tell a change. */
+interface Shown {
+  readonly presentation: Presentation;
+  readonly contextValue: string;
+  readonly signature: string;
+}
 
 /**
- * Sessions → pods → containers → probes. Structure comes from each session's pods as last synced
- * (so a probe shows before its first attempt), state from its summary. Nodes are cached by id, so
- * `reveal` and the view's selection see the same objects from one refresh to the next.
+ * Sessions → pods → containers → probes: the running sessions, then the one that ended last
+ * (frozen, to be reviewed). Structure comes from each session's pods as last synced (so a probe
+ * shows before its first attempt), state from its published snapshot. Nodes are cached by id, so
+ * `reveal` and the view's selection see the same objects from one refresh to the next, and only
+ * rows whose text changed are redrawn: a row redrawn under the mouse closes its tooltip.
  */
 export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>, vscode.Disposable {
-  private readonly changes = new vscode.EventEmitter<ProbeTreeNode | undefined>();
+  private readonly changes = new vscode.EventEmitter<ProbeTreeNode | ProbeTreeNode[] | undefined>();
   private readonly nodes = new Map<string, ProbeTreeNode>();
-  private readonly throttle = new Throttle(REFRESH_MS, () => this.refresh());
+  /** Per node id: what its row shows, as of the snapshots last rendered. */
+  private readonly shown = new Map<string, Shown>();
+  /** Per session id: the version of the snapshot its rows were last rendered from. */
+  private readonly versions = new Map<string, number>();
+  /** Per pods-as-synced array: the tree's shape it gives (the array changes only on a sync). */
+  private readonly shapes = new WeakMap<readonly DesiredPod[], string>();
+  private structure = '';
   private readonly subscription: vscode.Disposable;
-  /** How many times the view was told to redraw: for tests of the throttle. */
+  /** How many times the view was told to redraw (all of it or some rows): for tests. */
   refreshes = 0;
+  /** How many times it was told to redraw all of it (a session came or went, a manifest's shape changed): for tests. */
+  fullRefreshes = 0;
+  /** Per row id, how many times it was told to redraw that row (and so the rows under it): for tests. */
+  readonly rowRedraws = new Map<string, number>();
 
   readonly onDidChangeTreeData = this.changes.event;
 
   constructor(private readonly sessions: Sessions) {
-    this.subscription = sessions.onDidChange(() => this.throttle.poke());
+    this.subscription = sessions.onDidChange(() => this.update());
+    this.structure = this.structureNow();
   }
 
   getChildren(node?: ProbeTreeNode): ProbeTreeNode[] {
-    if (!node) return this.sessions.all.map((session) => this.node({ kind: 'session', id: session.id, session }));
+    if (!node) return this.sessions.shown.map((session) => this.node({ kind: 'session', id: session.id, session }));
     const { session } = node;
     switch (node.kind) {
       case 'session':
@@ -64,7 +82,7 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
   }
 
   getTreeItem(node: ProbeTreeNode): vscode.TreeItem {
-    const shown = this.present(node);
+    const { presentation: shown, contextValue } = this.shownOf(node);
     const item = new vscode.TreeItem(shown.label, node.kind === 'probe' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded);
     item.id = node.id;
     item.description = shown.description;
@@ -72,37 +90,18 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     const tooltip = new vscode.MarkdownString(shown.tooltip.markdown);
     if (shown.tooltip.code !== undefined) tooltip.appendCodeblock(shown.tooltip.code, 'text');
     item.tooltip = tooltip;
-    item.contextValue = contextValueOf(node);
+    item.contextValue = contextValue;
     return item;
   }
 
-  /** What a row says (label, description, icon, tooltip), for tests and the status bar. */
+  /** What a row says now (label, description, icon, tooltip), for tests. */
   present(node: ProbeTreeNode): Presentation {
-    const { session } = node;
-    switch (node.kind) {
-      case 'session': {
-        const containers = session.pods.flatMap((p) => probingContainersOf(p).map((c) => session.summary.pods.get(p.identity.name)?.containers.get(c.name)));
-        return presentSession({ kind: session.kind, label: session.label, detail: session.options.detail, elapsedSeconds: session.elapsedSeconds, containers });
-      }
-      case 'pod': {
-        const pod = session.summary.pods.get(node.pod);
-        return presentPod(node.pod, pod, probingContainers(session, node.pod).map((c) => pod?.containers.get(c.name)));
-      }
-      case 'container':
-        return presentContainer(node.container, session.summary.pods.get(node.pod)?.containers.get(node.container));
-      case 'probe': {
-        const model = containerModel(session, node.pod, node.container)?.probe(node.probe);
-        const container = session.summary.pods.get(node.pod)?.containers.get(node.container);
-        return presentProbe({
-          type: node.probe,
-          summary: container?.probes.get(node.probe),
-          last: session.lastAttempt(node.pod, node.container, node.probe),
-          failureThreshold: model?.effective.failureThreshold ?? 3,
-          handler: handlerTitle(model?.effective.handler),
-          running: container?.state === 'running',
-        });
-      }
-    }
+    return this.shownOf(node).presentation;
+  }
+
+  /** The version of the session snapshot the rows show (`undefined`: not shown). */
+  renderedVersion(session: ProbingSession): number | undefined {
+    return this.versions.get(session.id);
   }
 
   /** The node of a session, or of one of its pods, containers or probes (`undefined` if it has no such thing). */
@@ -123,24 +122,100 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     const placed = session.snapshot?.podSpecAt(position);
     const pod = placed && session.podNameOf(placed);
     if (!placed || !pod) return undefined;
-    const local = { line: position.line - placed.lineOffset, character: position.character };
+    const local = chunkPosition(placed, position);
     const container = placed.spec.containers.find((c) => PROBING_CONTAINERS.includes(c.kind) && containsPosition(c.range, local));
     if (!container) return this.find(session, pod);
     const probe = container.probes.find((p) => containsPosition(probeExtent(p), local));
     return this.find(session, pod, container.name, probe?.type);
   }
 
+  /** Everything redrawn from the sessions' snapshots as they are now. */
   refresh(): void {
     this.prune();
+    this.shown.clear();
+    this.noteVersions();
     this.refreshes++;
+    this.fullRefreshes++;
     this.changes.fire(undefined);
   }
 
   dispose(): void {
-    this.throttle.dispose();
     this.subscription.dispose();
     this.changes.dispose();
     this.nodes.clear();
+    this.shown.clear();
+    this.rowRedraws.clear();
+  }
+
+  /**
+   * A session started, stopped or published: a new shape redraws everything, otherwise only the
+   * rows whose text changed are redrawn (the others keep their tooltips open).
+   */
+  private update(): void {
+    const structure = this.structureNow();
+    if (structure !== this.structure) {
+      this.structure = structure;
+      this.refresh();
+      return;
+    }
+    const changed: ProbeTreeNode[] = [];
+    for (const node of this.nodes.values()) {
+      const before = this.shown.get(node.id);
+      const now = this.render(node);
+      if (before?.signature === now.signature) continue;
+      this.shown.set(node.id, now);
+      if (before) changed.push(node);
+    }
+    this.noteVersions();
+    if (changed.length === 0) return;
+    this.refreshes++;
+    for (const node of changed) this.rowRedraws.set(node.id, (this.rowRedraws.get(node.id) ?? 0) + 1);
+    this.changes.fire(changed);
+  }
+
+  private shownOf(node: ProbeTreeNode): Shown {
+    let shown = this.shown.get(node.id);
+    if (!shown) this.shown.set(node.id, (shown = this.render(node)));
+    return shown;
+  }
+
+  private render(node: ProbeTreeNode): Shown {
+    const presentation = this.presentNow(node);
+    const contextValue = contextValueOf(node);
+    const { label, description, icon, tooltip } = presentation;
+    const signature = [label, description, icon.id, icon.color ?? '', tooltip.markdown, tooltip.code ?? '', contextValue].join('\u0000');
+    return { presentation, contextValue, signature };
+  }
+
+  private presentNow(node: ProbeTreeNode): Presentation {
+    const { session } = node;
+    const state = session.state;
+    switch (node.kind) {
+      case 'session':
+        return presentSession({
+          kind: session.kind,
+          label: session.label,
+          detail: session.options.detail,
+          state,
+          startedAt: wallTime(session.startedAt),
+          ...(state.endedAt !== undefined ? { endedAt: wallTime(state.endedAt) } : {}),
+        });
+      case 'pod':
+        return presentPod(node.pod, state.pods.get(node.pod), state.kills);
+      case 'container':
+        return presentContainer(node.container, state.pods.get(node.pod)?.containers.get(node.container), state.kills);
+      case 'probe': {
+        const model = containerModel(session, node.pod, node.container)?.probe(node.probe);
+        const container = state.pods.get(node.pod)?.containers.get(node.container);
+        return presentProbe({
+          type: node.probe,
+          probe: container?.probes.get(node.probe),
+          failureThreshold: model?.effective.failureThreshold ?? 3,
+          handler: handlerTitle(model?.effective.handler, model?.container.spec),
+          running: container?.state === 'running' && state.endedAt === undefined,
+        });
+      }
+    }
   }
 
   private node<T extends ProbeTreeNode>(fresh: T): T {
@@ -150,19 +225,49 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     return fresh;
   }
 
-  /** Nodes of stopped sessions go. */
+  /** Nodes of sessions no longer shown go. */
   private prune(): void {
-    for (const [id, node] of this.nodes) if (node.session.isStopped) this.nodes.delete(id);
+    const shown = new Set(this.sessions.shown);
+    for (const [id, node] of this.nodes) if (!shown.has(node.session)) this.nodes.delete(id);
+    for (const id of this.versions.keys()) if (!this.sessions.shown.some((s) => s.id === id)) this.versions.delete(id);
+    for (const id of this.rowRedraws.keys()) if (!this.nodes.has(id)) this.rowRedraws.delete(id);
+  }
+
+  private noteVersions(): void {
+    for (const session of this.sessions.shown) this.versions.set(session.id, session.state.version);
+  }
+
+  /** The sessions shown (running or ended) and each one's pods, containers and probes. */
+  private structureNow(): string {
+    return this.sessions.shown.map((session) => `${session.id}:${session.isStopped ? 'ended' : 'running'}:${this.shapeOf(session.pods)}`).join('\n');
+  }
+
+  private shapeOf(pods: readonly DesiredPod[]): string {
+    let shape = this.shapes.get(pods);
+    if (shape === undefined) {
+      shape = pods.map((p) => `${p.identity.name}(${probingContainersOf(p).map((c) => `${c.name}[${c.probes.map((probe) => probe.type).join(',')}]`).join(',')})`).join(';');
+      this.shapes.set(pods, shape);
+    }
+    return shape;
   }
 }
 
-function contextValueOf(node: ProbeTreeNode): string {
+/**
+ * For menus' `when` clauses: `session` (local, cluster), `session.simulated.playing` /
+ * `session.simulated.paused`, `session.ended`; `pod`; `container`, `container.simulated`,
+ * `container.ended`; `probe.<type>`.
+ */
+export function contextValueOf(node: ProbeTreeNode): string {
+  const { session } = node;
   switch (node.kind) {
     case 'session':
+      if (session.isStopped) return 'session.ended';
+      if (session.simulation) return session.simulation.paused ? 'session.simulated.paused' : 'session.simulated.playing';
+      return 'session';
     case 'pod':
-      return node.kind;
+      return 'pod';
     case 'container':
-      return node.session.kind === 'simulated' ? 'container.simulated' : 'container';
+      return session.isStopped ? 'container.ended' : session.kind === 'simulated' ? 'container.simulated' : 'container';
     case 'probe':
       return `probe.${node.probe}`;
   }

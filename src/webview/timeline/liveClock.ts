@@ -34,10 +34,11 @@ export class LiveClock {
     this.shownNow = 0;
   }
 
-  /** The host said `now` at real time `at`. */
-  sync(now: number, at: number): void {
+  /** The host said `now` at real time `at`, and how fast time runs from there (a paused simulation: 0). */
+  sync(now: number, at: number, rate = this.rate): void {
     this.anchorNow = now;
     this.anchorAt = at;
+    this.rate = rate;
   }
 
   /** The host's last word (the session ended): what is shown is corrected to it, even backwards. */

@@ -51,7 +51,7 @@ export class TimelineSession {
 
   append(message: AppendMessage, at: number): void {
     this.feed.append(message.events, message.dropped, message.now);
-    this.liveClock.sync(message.now, at);
+    this.liveClock.sync(message.now, at, message.rate);
     this.loading = message.loading === true;
   }
 

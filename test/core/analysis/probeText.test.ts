@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { containerStatusTitle, escapeMarkdown, handlerTitle, liveProbeTitle, OUTCOME_MARKS, probeExtent, probeHoverMarkdown, staticProbeTitle, trailingFailures } from '../../../src/core/analysis/probeText';
+import { escapeMarkdown, handlerTitle, liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle, trailingFailures } from '../../../src/core/analysis/probeText';
+import { whyNeverActs } from '../../../src/core/analysis/hoverText';
+import { checkText } from '../../../src/core/check';
 import { parseManifest, type ProbeModel } from '../../../src/core/manifest';
-import type { ContainerSummary, ProbeSummary } from '../../../src/core/session/summary';
+import type { ProbeSummary } from '../../../src/core/session/summary';
 import { podWith } from '../../helpers/manifests';
 
 function probes(fields: string): ProbeModel[] {
@@ -32,6 +34,16 @@ describe('code lens titles (issue 4: static)', () => {
   test('readiness goes unready after f × p of failures', () => {
     assert.equal(staticProbeTitle(probe('readinessProbe: {httpGet: {port: 80}, periodSeconds: 2, failureThreshold: 5}', 'readiness')), 'unready after 10 s failing');
   });
+
+  test('a probe that can never act: why, not timings it will never have', () => {
+    const check = (fields: string) => checkText(podWith(fields), { file: 'f.yaml' });
+    const undeclared = probe('readinessProbe: {httpGet: {port: metrics}}', 'readiness');
+    assert.equal(staticProbeTitle(undeclared, whyNeverActs(undeclared, check('readinessProbe: {httpGet: {port: metrics}}'))), 'never counts: port metrics is not declared');
+    const rejected = probe('livenessProbe: {tcpSocket: {port: 80}, successThreshold: 2}', 'liveness');
+    assert.equal(staticProbeTitle(rejected, whyNeverActs(rejected, check('livenessProbe: {tcpSocket: {port: 80}, successThreshold: 2}'))), 'never runs: the API server rejects it (P12)');
+    const fine = probe('livenessProbe: {tcpSocket: {port: 80}}', 'liveness');
+    assert.equal(staticProbeTitle(fine, whyNeverActs(fine, [])), 'liveness kills after 30 s');
+  });
 });
 
 describe('code lens titles (issue 4: live)', () => {
@@ -52,12 +64,6 @@ describe('code lens titles (issue 4: live)', () => {
     assert.equal(liveProbeTitle('liveness', summary({ attempts: 5, successes: 3, recent: ['success', 'failure', 'unknown', 'failure'], result: 'Success' }), 3), '✖ failing 2/3');
     assert.equal(liveProbeTitle('liveness', summary({ attempts: 9, recent: Array(9).fill('failure'), result: 'Failure' }), 3), '✖ failing 3/3');
   });
-
-  test('container status', () => {
-    const container = { name: 'web', containerId: 'x', state: 'running', reason: undefined, restartCount: 2, started: true, ready: true, probes: new Map() } as ContainerSummary;
-    assert.equal(containerStatusTitle(container), 'started · ready · restarts 2');
-    assert.equal(containerStatusTitle({ ...container, started: false, ready: false, restartCount: 0, reason: 'CrashLoopBackOff' }), 'not started · not ready · restarts 0 · CrashLoopBackOff');
-  });
 });
 
 describe('hover', () => {
@@ -72,20 +78,6 @@ describe('hover', () => {
     assert.equal(handlerTitle(exec.effective.handler), 'exec cat /tmp/ok');
     assert.equal(handlerTitle(http.effective.handler, { ports: [{ name: 'http', containerPort: 8080 }] }), 'httpGet http://:8080/healthz (port http)');
     assert.equal(handlerTitle(http.effective.handler, { ports: [] }), 'httpGet http://:http/healthz (port http is not declared)');
-  });
-
-  test('effective values mark defaults, and the timing analysis names the window', () => {
-    const markdown = probeHoverMarkdown(probe('livenessProbe: {httpGet: {port: 80}, periodSeconds: 5}', 'liveness'));
-    assert.match(markdown, /\| periodSeconds \| 5 \|/);
-    assert.match(markdown, /\| failureThreshold \| 3 \*\(default\)\* \|/);
-    assert.match(markdown, /between 10 s and 15 s after the container starts/);
-    assert.match(markdown, /it then has 30 s to stop/);
-  });
-
-  test('recent attempts while probing', () => {
-    const markdown = probeHoverMarkdown(probe('readinessProbe: {httpGet: {port: 80}}', 'readiness'), summary({ attempts: 3, successes: 2, recent: ['success', 'success', 'failure'], lastOutput: 'HTTP probe failed with statuscode: 503' }));
-    assert.match(markdown, /Last 3 attempts:\*\* ● ● ✖ \(2\/3 ok\)/);
-    assert.match(markdown, /Last output:\*\* `HTTP probe failed with statuscode: 503`/);
   });
 });
 

@@ -291,7 +291,7 @@ test('L05: an unknown gRPC port name gets a message but no fix', () => {
   assert.ok(finding);
   assert.equal(finding.path, 'spec.containers[0].readinessProbe.grpc.port');
   assert.match(finding.message, /"grpc"/);
-  assert.equal(finding.fix, undefined);
+  assert.equal(finding.fixes, undefined);
 });
 
 test('L05: a gRPC port name declared on a sibling container is not used', () => {
@@ -306,7 +306,7 @@ test('L05: a gRPC port name declared on a sibling container is not used', () => 
       - {name: grpc, containerPort: 9090}`);
   const [finding] = findingsOf('L05', yaml);
   assert.ok(finding);
-  assert.equal(finding.fix, undefined);
+  assert.equal(finding.fixes, undefined);
   assert.doesNotMatch(finding.message, /9090/);
 });
 
@@ -469,5 +469,5 @@ test('N3: an unresolvable port makes the probe a prober error: L01 for the kubel
 test('L04: a quoted number outside 1–65535 gets no unquote fix (it would only become a P05)', () => {
   const [finding] = findingsOf('L04', podWith(`readinessProbe:\n  httpGet: {port: "70000"}`));
   assert.ok(finding);
-  assert.equal(finding.fix, undefined);
+  assert.equal(finding.fixes, undefined);
 });

@@ -10,7 +10,7 @@ import type { AttemptRequest } from '../../../src/core/engine/target';
 import { choosePod, type ClusterPod, findClusterPod, type KubectlConfig, podQueryArgs } from '../../../src/core/k8s/kubectl';
 import { parseManifest, type PodSpecModel, type ProbeType } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
-import { ClusterTarget, type ClusterTargetOptions, forwardedPorts } from '../../../src/core/targets/cluster';
+import { ClusterTarget, type ClusterTargetOptions, findClusterPods, forwardedPorts } from '../../../src/core/targets/cluster';
 import { PortForwardTunnel, type TunnelChange } from '../../../src/core/targets/portForward';
 import { SERVING_STATUS, startHealthServer } from '../../helpers/grpcHealthServer';
 import { freePort, startHttpServer, startRawServer } from '../../helpers/httpServers';
@@ -162,7 +162,7 @@ test('finding the pod: a Pod by name, a workload by its labels; namespace from t
   assert.deepEqual(cluster.calls().at(-1), ['get', 'pods', '-n', 'shop', '-l', 'app=web', '-o', 'json']);
 
   const pod = await findClusterPod(cluster.kubectl, specOf(POD_YAML('')), undefined);
-  assert.deepEqual(pod, { ok: false, error: 'kubectl get pod web-abc -o json: Error from server (NotFound): pods "web-abc" not found' });
+  assert.deepEqual(pod, { ok: false, error: 'no Pod "web-abc" in kubectl\'s current namespace' }, 'NotFound for a Pod by name: this pod is missing, kubectl did not fail');
 });
 
 test('finding the pod: clear errors when none matches, none runs, or kubectl is missing', async () => {
@@ -177,6 +177,62 @@ test('finding the pod: clear errors when none matches, none runs, or kubectl is 
   const template = specOf('kind: PodTemplate\nmetadata: {name: t}\ntemplate:\n  spec: {containers: [{name: web, image: web}]}\n');
   assert.match((podQueryArgs(template, undefined) as { error: string }).error, /template only/);
   assert.equal(choosePod({ kind: 'List', items: [] }, deployment('app: web'), undefined).ok, false);
+});
+
+/** A kubectl that only fails, writing `stderr` as a real kubectl would (exit code 1). */
+function failingKubectl(stderr: string): KubectlConfig {
+  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-kubectl-'));
+  writeFileSync(join(dir, 'stderr'), stderr);
+  const path = join(dir, 'kubectl');
+  writeFileSync(path, `#!/bin/sh\ncat "${join(dir, 'stderr')}" >&2\nexit 1\n`, { mode: 0o755 });
+  return { path };
+}
+
+const UNREACHABLE = `${Array.from({ length: 5 }, () => 'E1124 10:00:00.123456   1234 memcache.go:265] "Unhandled Error" err="couldn\'t get current server API group list: Get \\"https://127.0.0.1:6443/api?timeout=32s\\": dial tcp 127.0.0.1:6443: connect: connection refused"').join('\n')}
+The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
+`;
+
+test('finding the pods: kubectl failing is said in one sentence, classified, with its stderr kept; the search stops at once', async () => {
+  const kubectl = failingKubectl(UNREACHABLE);
+  const deployment = (name: string) => specOf(`kind: Deployment\nmetadata: {name: ${name}}\nspec:\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    spec: {containers: [{name: web, image: web, readinessProbe: {tcpSocket: {port: 80}}}]}\n`);
+  const found = await findClusterPod(kubectl, deployment('web'), undefined);
+  assert.ok(!found.ok);
+  assert.equal(found.error, "kubectl cannot reach the cluster at 127.0.0.1:6443 (connection refused): check that the cluster is running and that kubectl's current context is the right one.");
+  assert.equal(found.kubectl?.error.kind, 'unreachable');
+  assert.equal(found.kubectl?.command, 'kubectl get pods -l app=web -o json');
+  assert.equal(found.kubectl?.stderr, UNREACHABLE, 'the whole stderr, for the log');
+
+  const pods = ['web', 'api'].map((name, index) => ({ identity: { name, namespace: 'default', uid: `uid-${index}` }, spec: deployment(name) }));
+  const all = await findClusterPods(kubectl, pods);
+  assert.ok(!all.ok);
+  assert.equal(all.reason, found.error, 'one sentence, not one per pod');
+  assert.equal(all.kubectl?.error.kind, 'unreachable');
+
+  const named = await findClusterPod({ path: '/nonexistent/kubectl', namedBy: 'the probeLens.kubectlPath setting' }, deployment('web'), undefined);
+  assert.ok(!named.ok);
+  assert.equal(named.error, 'kubectl was not found at /nonexistent/kubectl: install kubectl, or set the probeLens.kubectlPath setting to its full path.', 'no CLI flag where the user has a setting');
+  assert.equal(named.kubectl?.error.kind, 'kubectl-missing');
+  const onPath = await findClusterPod({ path: 'no-such-kubectl-here', namedBy: 'the probeLens.kubectlPath setting' }, deployment('web'), undefined);
+  assert.ok(!onPath.ok && onPath.error === 'kubectl was not found on PATH (as "no-such-kubectl-here"): install kubectl, or set the probeLens.kubectlPath setting to its full path.', JSON.stringify(onPath));
+});
+
+test('a port-forward kubectl cannot start reports down with the classified reason and the whole stderr', async () => {
+  const kubectl = failingKubectl('error: error upgrading connection: pods "web-abc" is forbidden: User "dev" cannot create resource "pods/portforward" in API group "" in the namespace "shop"\n');
+  const changes: TunnelChange[] = [];
+  const tunnel = new PortForwardTunnel({ kubectl, namespace: 'shop', pod: 'web-abc', remotePorts: [8080], clock: new RealClock(), backoff: { initialMs: 60_000, maxMs: 60_000, stableMs: 60_000 }, onChange: (c) => changes.push(c) });
+  try {
+    tunnel.start();
+    const end = performance.now() + 10_000;
+    while (changes.length === 0 && performance.now() < end) await sleep(20);
+    const down = changes[0] as Extract<TunnelChange, { state: 'down' }>;
+    assert.equal(down.state, 'down');
+    assert.equal(down.error.kind, 'forbidden');
+    assert.equal(down.error.sentence, 'user "dev" may not port-forward to pods in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
+    assert.match(down.reason, /^error: error upgrading connection: pods "web-abc" is forbidden/, 'the prober error keeps kubectl\'s own words');
+    assert.match(down.stderr, /cannot create resource "pods\/portforward"/);
+  } finally {
+    tunnel.dispose();
+  }
 });
 
 test('HTTP, TCP and gRPC probes cross a real port-forward to real servers; outputs name the pod\'s address', async () => {
@@ -307,6 +363,8 @@ test('tunnel back-off on the engine\'s clock: 1×, 2×, 4× the initial delay wh
     await until(1);
     assert.deepEqual(changes.map((c) => c.state), ['down'], 'one down, not one per failed restart');
     assert.match((changes[0] as { reason: string }).reason, /unable to forward port because pod is not running\. Current status=Pending/);
+    assert.equal((changes[0] as Extract<TunnelChange, { state: 'down' }>).error.kind, 'pod-not-running', 'what it means, for the notification');
+    assert.match((changes[0] as Extract<TunnelChange, { state: 'down' }>).stderr, /Current status=Pending/, 'kubectl\'s stderr, for the log');
     for (const [delay, count] of [
       [1000, 2],
       [2000, 3],

@@ -81,7 +81,7 @@ test('with no pod of the manifest in the cluster, starting says so and nothing r
     const document = await openFixture('cluster/web.yaml');
     const outcome = await probing.launcher.startCluster({ uri: document.uri, trusted: true });
     assert.ok(!outcome.ok);
-    assert.equal(outcome.reason, 'no pod of Deployment "web" with labels app=web in kubectl\'s current namespace');
+    assert.equal(outcome.reason, 'no pod of Deployment "web" with labels app=web in kubectl\'s current namespace: apply the manifest to the cluster first, or probe your app on this machine with Start Probing');
     assert.equal(probing.sessions.forDocument(document.uri), undefined);
     assert.equal(server.requests, 0);
   } finally {

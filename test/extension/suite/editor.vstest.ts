@@ -35,12 +35,15 @@ test('code lenses: actions on each probing container, the timing of each probe',
 });
 
 test('hover on a probe: effective values with defaults marked, and when it acts', async () => {
+  // Active before asking, so the test also passes on its own (PROBE_LENS_VSTEST_GREP).
+  await activateProbeLens();
   const document = await openFixture('editor/shop.yaml');
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(22, 20));
   const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
   assert.match(text, /\*\*livenessProbe\*\* of `api`/);
   assert.match(text, /\| periodSeconds \| 10 \*\(default\)\* \|/);
   assert.match(text, /after 30 s of failures once the startup probe has succeeded/);
+  assert.match(text, /\*\*Probes\*\* `http:\/\/<pod IP>:8080\/healthz` \(port `http`\)/, 'the address, with the pod IP named and the port resolved');
   const outside = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(3, 4));
   assert.ok(!outside.some((h) => h.contents.some((c) => (typeof c === 'string' ? c : c.value).includes('Probe**'))), 'no probe hover on metadata');
 });
@@ -83,5 +86,33 @@ test('L17 looks across the open manifests: a Service opened in another editor cl
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   await waitFor(() => rules() === 'L17', 10_000, () => `L17 back once the Service is closed (saw ${rules() || 'none'})`);
   await vscode.window.showTextDocument(job, { preview: false });
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+});
+
+test('a key typed before its colon: the lenses stay on their lines and the findings stay, with the syntax error beside them', async () => {
+  await activateProbeLens();
+  const document = await vscode.workspace.openTextDocument({
+    language: 'yaml',
+    content: 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n    - name: web\n      image: x\n      ports: [{name: http, containerPort: 8080}]\n      livenessProbe:\n        httpGet: {path: /healthz, port: http}\n        successThreshold: 2\n      readinessProbe:\n        httpGet: {path: /ready, port: "8080"}\n',
+  });
+  await vscode.window.showTextDocument(document, { preview: false });
+  const lenses = async () => lensLines(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 100));
+  const rules = () => probeLensDiagnostics(document.uri).map((d) => `${d.range.start.line} ${ruleId(d)}`).sort();
+  await waitFor(() => rules().length === 2, 10_000, () => `P12 and P06 (saw ${rules().join(', ')})`);
+  const before = { lenses: await lenses(), rules: rules() };
+  // A new line under `httpGet`, and a key half typed on it: the document no longer parses.
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(document.uri, new vscode.Position(9, 45), '\n        failureThresh');
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  await waitFor(() => rules().some((r) => r.endsWith('Y01')), 10_000, () => `the syntax error (saw ${rules().join(', ')})`);
+  const shift = (line: string) => line.replace(/^(\d+)/, (n) => String(Number(n) >= 10 ? Number(n) + 1 : Number(n)));
+  assert.deepEqual(await lenses(), before.lenses.map(shift), 'the lenses of the last readable text, moved with the new line');
+  assert.deepEqual(rules().filter((r) => !r.endsWith('Y01')), before.rules.map(shift).sort(), 'the findings stay, moved with it');
+  // Typed to the end, the document reads again: its own findings, fresh.
+  const finish = new vscode.WorkspaceEdit();
+  finish.insert(document.uri, new vscode.Position(10, 21), 'old: 3');
+  assert.ok(await vscode.workspace.applyEdit(finish));
+  await waitFor(() => !rules().some((r) => r.endsWith('Y01')), 10_000, () => `the syntax error to go (saw ${rules().join(', ')})`);
+  assert.deepEqual(rules(), before.rules.map(shift).sort());
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 });

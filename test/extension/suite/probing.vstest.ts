@@ -6,14 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { NextEvent } from '../../../src/core/session/playback';
+import type { ProbeLensApi } from '../../../src/extension/extension';
 import type { LocalStarted, ProbeOnceResult } from '../../../src/extension/sessions/launcher';
 import type { ProbingSession } from '../../../src/extension/sessions/probingSession';
 import type { ProbingApi } from '../../../src/extension/sessions/registerProbing';
 import type { ProbeTreeNode } from '../../../src/extension/tree/nodes';
+import type { TimelinePanel } from '../../../src/extension/timeline/timelinePanel';
 import { activeCounts } from '../../helpers/activeResources';
 import { sleep, test, waitFor } from '../harness';
 import { probingApi, startHealthServer, withSetting } from '../probing';
-import { fixtureUri, openFixture, probeLensDiagnostics } from '../workbench';
+import { activateProbeLens, fixtureUri, openFixture, probeLensDiagnostics } from '../workbench';
 
 /** A row's label, description, icon id and context value, from the exported tree provider. */
 function row(probing: ProbingApi, node: ProbeTreeNode): { label: string; description: string; icon: string; context: string; tooltip: string } {
@@ -54,6 +57,17 @@ function leftovers(before: Record<string, number>): string[] {
 
 const READINESS_KEY = '14:6';
 
+/** The titles of a manifest's code lenses, top to bottom (resolved, as VS Code shows them). */
+async function lensTitles(uri: vscode.Uri): Promise<string[]> {
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100);
+  return lenses.map((lens) => lens.command?.title ?? '(unresolved)');
+}
+
+/** The virtual time a text shows (`t+00:03:20`). */
+function virtualTimeIn(text: string | undefined): string | undefined {
+  return /t\+\d\d:\d\d:\d\d/.exec(text ?? '')?.[0];
+}
+
 test('a local session probes a real server: tree reaches ready, a 503 shows as a live diagnostic and clears, stop leaves nothing', async () => {
   const probing = await probingApi();
   const server = await startHealthServer();
@@ -77,12 +91,14 @@ test('a local session probes a real server: tree reaches ready, a 503 shows as a
     assert.equal(ready.context, 'probe.readiness');
     assert.match(ready.description, /^\d+\/\d+ ok · \d+ ms$/);
     assert.equal(row(probing, nodeOf(probing, session, 'web', 'web')).context, 'container');
-    assert.equal(row(probing, nodeOf(probing, session, 'web')).description, 'ready');
+    assert.equal(row(probing, nodeOf(probing, session, 'web')).description, 'Ready');
     const sessionRow = row(probing, nodeOf(probing, session));
     assert.equal(sessionRow.context, 'session');
-    assert.match(sessionRow.description, /^local · 127\.0\.0\.1 · 1\/1 ready$/);
-    // The status bar and diagnostics redraw on the sessions' throttled change (≤ 4 a second).
-    await waitFor(() => probing.statusBar.text === '$(pulse) 1 ready / 1', 2_000, () => `the status bar to say 1 ready; it says ${probing.statusBar.text}`);
+    assert.equal(sessionRow.label, 'web.yaml');
+    assert.equal(sessionRow.description, 'pod web Ready', 'the pod\'s readiness, not a count of ready containers');
+    assert.match(sessionRow.tooltip, /probing this machine · 127\\\.0\\\.0\\\.1/);
+    // The status bar and diagnostics redraw on the sessions' published snapshots (≤ 4 a second).
+    await waitFor(() => probing.statusBar.text === '$(pulse) pod web Ready', 2_000, () => `the status bar to say the pod is Ready; it says ${probing.statusBar.text}`);
     assert.deepEqual(liveMessages(probing, document.uri), []);
 
     // 503: the kubelet's own event text, on the probe keys; the readiness one is an Error (threshold 1 reached).
@@ -95,7 +111,8 @@ test('a local session probes a real server: tree reaches ready, a 503 shows as a
     assert.match(row(probing, nodeOf(probing, session, 'web', 'web')).description, /^started · not ready · restarts 0$/);
     // The same failures reach the shared Problems list with source probe-lens.
     await waitFor(() => probeLensDiagnostics(document.uri).some((d) => d.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 5_000, 'the live diagnostic in getDiagnostics');
-    await waitFor(() => probing.statusBar.text === '$(error) web: readiness failing', 2_000, () => `the status bar to say failing; it says ${probing.statusBar.text}`);
+    // Liveness asks the same path: its failures (toward a kill) are worse than being unready.
+    await waitFor(() => /^\$\(warning\) web: liveness failing \d+\/60$/.test(probing.statusBar.text ?? ''), 2_000, () => `the status bar to say failing; it says ${probing.statusBar.text}`);
 
     // Healthy again: the diagnostics clear, the row passes.
     server.status = 200;
@@ -103,26 +120,26 @@ test('a local session probes a real server: tree reaches ready, a 503 shows as a
     await waitFor(() => row(probing, nodeOf(probing, session, 'web', 'web', 'readiness')).icon === 'pass', 5_000, 'the readiness row to pass again');
 
     // An edit restarts only the edited probe's worker: readiness counts start afresh, liveness keeps counting.
-    const livenessBefore = session.summary.pods.get('web')?.containers.get('web')?.probes.get('liveness')?.attempts ?? 0;
+    const livenessBefore = session.state.pods.get('web')?.containers.get('web')?.probes.get('liveness')?.attempts ?? 0;
     const path = document.getText().indexOf('/healthz');
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, new vscode.Range(document.positionAt(path), document.positionAt(path + '/healthz'.length)), '/missing');
     assert.ok(await vscode.workspace.applyEdit(edit));
     await waitFor(() => liveMessages(probing, document.uri).includes(`${READINESS_KEY} Error Readiness probe failed: HTTP probe failed with statuscode: 404`), 10_000, () => `the edited probe's 404; saw ${JSON.stringify(liveMessages(probing, document.uri))}`);
-    const liveness = session.summary.pods.get('web')?.containers.get('web')?.probes.get('liveness')?.attempts ?? 0;
+    const liveness = session.state.pods.get('web')?.containers.get('web')?.probes.get('liveness')?.attempts ?? 0;
     assert.ok(liveness >= livenessBefore, `liveness kept its counts (${livenessBefore} → ${liveness})`);
     await vscode.window.showTextDocument(document, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await waitFor(() => liveMessages(probing, document.uri).length === 0, 10_000, 'the reverted probe to pass');
 
-    // Stop: the session, its diagnostics, the status bar item and every socket and timer go.
+    // Stop: the session's diagnostics, the status bar item and every socket and timer go; its rows stay, ended.
     const stopped = await vscode.commands.executeCommand<number>('probeLens.stopProbing', { uri: document.uri });
     assert.equal(stopped, 1);
     assert.ok(session.isStopped);
     assert.equal(probing.sessions.forDocument(document.uri), undefined);
     await waitFor(() => probing.liveDiagnostics.diagnostics(document.uri).length === 0, 2_000, 'live diagnostics cleared');
     assert.equal(probing.statusBar.text, undefined);
-    assert.deepEqual(probing.tree.getChildren().filter((n) => n.session === session), []);
+    assert.deepEqual(probing.tree.getChildren().filter((n) => n.session === session).map((n) => row(probing, n).context), ['session.ended']);
     await waitFor(() => server.open() === 0, 5_000, () => `the server's connections to close (${server.open()} open)`);
     const requests = server.requests;
     await waitFor(() => leftovers(before).length === 0, 5_000, () => `no socket or timer left: ${leftovers(before).join(', ')}`);
@@ -169,7 +186,7 @@ test('a simulation with the scenario beside the manifest, played fast; restartCo
     assert.equal(container().context, 'container.simulated');
     // readyAfter 20 s (virtual): at 60× the container is ready within a second or so.
     await waitFor(() => container().description === 'ready · restarts 0', 10_000, () => `ready; tree:\n${treeText(probing, session).join('\n')}`);
-    assert.match(row(probing, nodeOf(probing, session, 'sim')).description, /^ready$/);
+    assert.equal(row(probing, nodeOf(probing, session, 'sim')).description, 'Ready');
     assert.match(row(probing, nodeOf(probing, session, 'sim', 'app', 'readiness')).description, /^\d+\/\d+ ok · \d+ ms$/);
 
     const outcome = await vscode.commands.executeCommand('probeLens.restartContainer', { uri: document.uri, pod: 'sim', container: 'app' });
@@ -179,17 +196,23 @@ test('a simulation with the scenario beside the manifest, played fast; restartCo
     await waitFor(() => containerLines().length >= 3, 5_000, () => `the restart; saw ${containerLines().join(', ')}`);
     assert.deepEqual(containerLines().slice(0, 3), ['running 0', 'terminated 0 Error', 'running 1']);
     // The new instance replays the scenario from 0: not ready for 20 virtual seconds, then ready.
-    await waitFor(() => container().description === 'ready · restarts 1', 10_000, () => `ready after the restart; saw ${container().description}`);
+    await waitFor(() => container().description === 'ready · restarts 1 (exited)', 10_000, () => `ready after the restart; saw ${container().description}`);
 
     assert.equal(await vscode.commands.executeCommand('probeLens.restartContainer', { uri: document.uri, pod: 'sim', container: 'nope' }), 'unknown-container');
 
-    // ~20 events a second reach the session; the tree redraws at most 4 times a second.
+    // ~20 events a second reach the session; the tree redraws at most 4 times a second (each snapshot
+    // published), and only the rows that changed: the probes' counts, not the rows above them.
     const eventsBefore = session.events.total;
     const refreshesBefore = probing.tree.refreshes;
+    const fullBefore = probing.tree.fullRefreshes;
+    probing.tree.rowRedraws.clear();
     await sleep(2_000);
     const refreshes = probing.tree.refreshes - refreshesBefore;
     assert.ok(session.events.total - eventsBefore > 20, `events kept coming (${session.events.total - eventsBefore})`);
     assert.ok(refreshes >= 1 && refreshes <= 9, `${refreshes} tree refreshes in 2 s`);
+    assert.equal(probing.tree.fullRefreshes - fullBefore, 0, 'never the whole tree');
+    const redrawn = [...probing.tree.rowRedraws.keys()].map((id) => id.slice(session.id.length)).sort();
+    assert.ok(redrawn.length > 0 && redrawn.every((id) => /^\/sim\/app\/(liveness|readiness)$/.test(id)), `only probe rows whose counts changed, not the rows above them: ${redrawn.join(', ')}`);
   } finally {
     await vscode.commands.executeCommand('probeLens.stopProbing', { uri: document.uri });
   }
@@ -236,3 +259,166 @@ test('moving the cursor onto a probe of a probed manifest selects its row in the
     session.dispose();
   }
 }, { timeoutMs: 30_000 });
+
+test('one snapshot: the tree, the status bar and the lenses show the same version; pause, step, speed; counters reset after a restart', async () => {
+  const probing = await probingApi();
+  const document = await openFixture('probing/sim.yaml');
+  const session = await vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri('probing/sim.scenario.yaml'), speed: 60 });
+  assert.ok(session, 'simulate returned the session');
+  try {
+    const container = () => row(probing, nodeOf(probing, session, 'sim', 'app'));
+    await waitFor(() => container().description === 'ready · restarts 0', 10_000, () => `ready; tree:\n${treeText(probing, session).join('\n')}`);
+
+    // While it plays: whenever a snapshot is published, the rows and the status bar already show it.
+    const seen: string[] = [];
+    const listening = probing.sessions.onDidChange(() => seen.push(`${session.state.version} tree ${probing.tree.renderedVersion(session)} status ${probing.statusBar.renderedVersion(session)}`));
+    await waitFor(() => seen.length >= 6, 5_000, 'six snapshots published');
+    listening.dispose();
+    assert.deepEqual(seen.filter((line) => !/^(\d+) tree \1 status \1$/.test(line)), [], 'every snapshot rendered by both at once');
+
+    // Paused: the virtual clock stands still, and everything says the same thing.
+    assert.equal(await vscode.commands.executeCommand('probeLens.pauseSimulation', { sessionId: session.id }), true);
+    assert.equal(row(probing, nodeOf(probing, session)).context, 'session.simulated.paused');
+    const at = session.elapsedSeconds;
+    await sleep(400);
+    assert.equal(session.elapsedSeconds, at, 'paused');
+    const version = session.state.version;
+    const sessionRow = row(probing, nodeOf(probing, session));
+    assert.match(sessionRow.description, /^pod sim Ready · paused t\+\d\d:\d\d:\d\d$/);
+    assert.equal(sessionRow.icon, 'debug-pause');
+    assert.equal(probing.statusBar.text, `$(debug-pause) pod sim Ready · ${virtualTimeIn(sessionRow.description)}`);
+    const readiness = row(probing, nodeOf(probing, session, 'sim', 'app', 'readiness')).description;
+    const counts = /^(\d+\/\d+) ok · \d+ ms$/.exec(readiness)?.[1];
+    assert.ok(counts, `the readiness row counts: ${readiness}`);
+    const lenses = await lensTitles(document.uri);
+    assert.deepEqual(lenses.slice(0, 3), ['started · ready · restarts 0', 'Open timeline', 'Stop'], `the lenses: ${JSON.stringify(lenses)}`);
+    assert.ok(lenses.includes(`● ready · ${counts} ok · 10 ms`), `the readiness lens says ${counts} as the tree does: ${JSON.stringify(lenses)}`);
+    assert.deepEqual([probing.tree.renderedVersion(session), probing.statusBar.renderedVersion(session), session.state.version], [version, version, version]);
+
+    // Restarted while paused: killed now, started again on the next event; this container's counts start from none.
+    assert.equal(await vscode.commands.executeCommand('probeLens.restartContainer', { uri: document.uri, pod: 'sim', container: 'app' }), 'restarting');
+    assert.match(container().description, /^terminated \(Error\) · restarts 0$/, 'the kill shows at once');
+    const stepped = await vscode.commands.executeCommand<NextEvent>('probeLens.nextSimulationEvent', { sessionId: session.id });
+    assert.equal(stepped?.ok, true, JSON.stringify(stepped));
+    await waitFor(() => container().description === 'started · not ready · restarts 1 (exited)', 2_000, () => `the new container; saw ${container().description}`);
+    assert.equal(row(probing, nodeOf(probing, session, 'sim', 'app', 'readiness')).description, 'waiting for the first attempt');
+    const fresh = session.state.pods.get('sim')?.containers.get('app')?.probes.get('readiness');
+    assert.deepEqual([fresh?.attempts, fresh?.containerId], [0, 'sim://sim/app/1']);
+    assert.ok((fresh?.total.attempts ?? 0) > 0, 'the total of every container goes on');
+    const restarted = await lensTitles(document.uri);
+    assert.equal(restarted[0], 'started · not ready · restarts 1 (exited)');
+    assert.ok(restarted.includes('○ waiting for the first attempt'), `the readiness lens starts afresh: ${JSON.stringify(restarted)}`);
+    assert.ok(!restarted.some((title) => title.includes(`${counts} ok`)), 'not the previous container\'s counts');
+
+    // Faster, then playing again.
+    assert.equal(await vscode.commands.executeCommand('probeLens.setSimulationSpeed', { sessionId: session.id, speed: 600 }), 600);
+    assert.equal(await vscode.commands.executeCommand('probeLens.resumeSimulation', { sessionId: session.id }), false);
+    assert.equal(session.rate, 600);
+    assert.equal(row(probing, nodeOf(probing, session)).context, 'session.simulated.playing');
+    await waitFor(() => / · 600×$/.test(row(probing, nodeOf(probing, session)).description), 2_000, 'the row to say 600×');
+    await waitFor(() => container().description === 'ready · restarts 1 (exited)', 10_000, () => `ready again; saw ${container().description}`);
+  } finally {
+    session.dispose();
+  }
+}, { timeoutMs: 60_000 });
+
+/** A pod whose liveness probe asks a path the test server does not have (404): killed 2 s in. */
+const KILLED_BY_LIVENESS = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  containers:
+    - name: web
+      image: example/web:1.0
+      ports:
+        - containerPort: 8080
+      readinessProbe:
+        httpGet: {path: /healthz, port: 8080}
+        periodSeconds: 1
+      livenessProbe:
+        httpGet: {path: /missing, port: 8080}
+        periodSeconds: 1
+        failureThreshold: 2
+`;
+
+test('a local session only reports the kubelet\'s kills: "would restart", counted at the decision', async () => {
+  const probing = await probingApi();
+  const server = await startHealthServer();
+  const restore = await withSetting('local.portMap', { '8080': server.port }, vscode.ConfigurationTarget.Workspace);
+  const uri = fixtureUri('probing/would-restart.yaml');
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(KILLED_BY_LIVENESS));
+  try {
+    const document = await openFixture('probing/would-restart.yaml');
+    const started = await vscode.commands.executeCommand<LocalStarted | undefined>('probeLens.startProbing', { uri: document.uri });
+    assert.ok(started);
+    const { session } = started;
+    const container = () => row(probing, nodeOf(probing, session, 'web', 'web'));
+    // Two failures (1 s apart) and the kubelet decides to kill: the count follows at once, not a grace period (30 s) later.
+    await waitFor(() => container().description === 'would restart now (liveness failed) · would restart 1× (liveness)', 8_000, () => `the kill decision; saw ${container().description}`);
+    assert.equal(session.state.pods.get('web')?.containers.get('web')?.restartCount, 0, 'the kubelet\'s own restartCount comes with the new container');
+    assert.equal(probing.statusBar.text, '$(error) web: would restart now · 1× (liveness)');
+    assert.equal(row(probing, nodeOf(probing, session)).description, 'web: would restart now · 1× (liveness)');
+    await waitFor(async () => (await lensTitles(document.uri))[0] === 'would restart now (liveness failed) · would restart 1× (liveness)', 3_000, 'the lens to say so too');
+    assert.match(container().tooltip, /the process itself runs on/);
+  } finally {
+    probing.sessions.stopAll();
+    await restore();
+    await server.close();
+    await vscode.workspace.fs.delete(uri);
+  }
+}, { timeoutMs: 40_000 });
+
+test('after Stop the last session stays, frozen and marked ended, its timeline openable, until cleared or the next session starts', async () => {
+  const probing = await probingApi();
+  const api: ProbeLensApi = await activateProbeLens();
+  const document = await openFixture('probing/sim.yaml');
+  const start = () => vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri('probing/sim.scenario.yaml'), speed: 60 });
+  const session = await start();
+  assert.ok(session);
+  await waitFor(() => row(probing, nodeOf(probing, session, 'sim', 'app')).description === 'ready · restarts 0', 10_000, 'ready');
+  assert.equal(await vscode.commands.executeCommand<number>('probeLens.stopProbing', { uri: document.uri }), 1);
+
+  assert.equal(probing.sessions.ended, session);
+  assert.equal(probing.statusBar.text, undefined, 'nothing runs');
+  const ended = row(probing, nodeOf(probing, session));
+  assert.equal(ended.context, 'session.ended');
+  assert.match(ended.description, /^ended \d\d:\d\d · pod sim Ready$/);
+  assert.equal(row(probing, nodeOf(probing, session, 'sim', 'app')).context, 'container.ended');
+  const frozen = treeText(probing, session);
+  assert.equal(frozen.length, 5, frozen.join('\n'));
+  await sleep(600);
+  assert.deepEqual(treeText(probing, session), frozen, 'frozen');
+  assert.match((await lensTitles(document.uri))[0] ?? '', /Run probes$/, 'the editor is back to its static lenses');
+
+  // The ended session's row opens its timeline, as the row's button does.
+  const panel = await vscode.commands.executeCommand<TimelinePanel | undefined>('probeLens.openTimeline', nodeOf(probing, session));
+  assert.ok(panel, 'Open Timeline on the ended row opens its panel');
+  assert.equal(api.timeline.openSession(session), panel, 'the same panel as the session has');
+  try {
+    await waitFor(() => panel.content?.source().live === false, 10_000, 'the timeline of the ended session');
+    assert.ok(panel.content && 'session' in panel.content && panel.content.session === session);
+  } finally {
+    panel.dispose();
+  }
+
+  assert.equal(await vscode.commands.executeCommand('probeLens.clearEndedSession'), true);
+  assert.equal(probing.sessions.ended, undefined);
+  assert.deepEqual(probing.tree.getChildren().filter((n) => n.session === session), []);
+  assert.equal(await vscode.commands.executeCommand('probeLens.clearEndedSession'), false, 'nothing left to clear');
+
+  // The next session replaces the ended one.
+  const first = await start();
+  assert.ok(first);
+  first.dispose();
+  assert.equal(probing.sessions.ended, first);
+  const next = await start();
+  assert.ok(next);
+  try {
+    assert.equal(probing.sessions.ended, undefined);
+    assert.deepEqual(probing.tree.getChildren().map((n) => n.session), [next]);
+  } finally {
+    next.dispose();
+    probing.sessions.clearEnded();
+  }
+}, { timeoutMs: 40_000 });

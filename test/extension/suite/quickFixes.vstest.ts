@@ -15,18 +15,22 @@ const FIXTURE = 'quickfixes/fixable.yaml';
 const ADD_STARTUP_PROBE = 'probeLens.addStartupProbe';
 const ADD_STARTUP_PROBE_TITLE = 'Add a startupProbe derived from the livenessProbe…';
 
-/** Each rule fix of the fixture: rule, title offered, and the one replacement it makes. */
+/**
+ * Each rule fix of the fixture: the rule of the diagnostic it is offered on, its title, and the one
+ * replacement it makes. P06's and D02's come from the findings folded into them (L04, L05 explain
+ * why the API server rejects the port; `presentFindings`).
+ */
 const RULE_FIXES: readonly (readonly [rule: string, title: string, before: string, after: string])[] = [
-  ['L04', 'Unquote the port: 8443', 'port: "8443"', 'port: 8443'],
+  ['P06', 'Unquote the port: 8443', 'port: "8443"', 'port: 8443'],
   ['P07', 'Change the scheme to HTTPS', 'scheme: https', 'scheme: HTTPS'],
   ['P12', 'Set successThreshold to 1', 'successThreshold: 2', 'successThreshold: 1'],
   ['D01', 'Rename to failureThreshold', 'failureTreshold: 5', 'failureThreshold: 5'],
-  ['L05', 'Use port 9090', 'grpc: {port: grpc}', 'grpc: {port: 9090}'],
+  ['D02', 'Use port 9090', 'grpc: {port: grpc}', 'grpc: {port: 9090}'],
   ['L19', 'Run it with sh -c', 'command: ["cat /tmp/healthy"]', 'command: ["sh", "-c", "cat /tmp/healthy"]'],
 ];
 
 /** Findings of the fixture with no fix of their own (L10's is the startupProbe command). */
-const WITHOUT_RULE_FIX = ['P06', 'D02', 'L10'];
+const WITHOUT_RULE_FIX = ['L10'];
 
 /** What activate() returned: the extension's own models, which the provider reads. */
 function probeLensApi(): ProbeLensApi {
@@ -61,7 +65,7 @@ async function codeActions(uri: vscode.Uri, range: vscode.Range, kind: vscode.Co
 
 /**
  * The quick fixes the light bulb shows on a diagnostic's range. VS Code asks with every diagnostic
- * there (P06 shares L04's range) and hands back no `diagnostics` on the actions, so which
+ * there (several can share a range) and hands back no `diagnostics` on the actions, so which
  * diagnostic an action is for is checked on the provider itself (see the test below).
  */
 function quickFixesAt(uri: vscode.Uri, diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
@@ -98,7 +102,7 @@ test('on each diagnostic the light bulb offers the fixes of the findings there, 
         `the fixes on ${rule}'s range (${sharingTheRange.join(', ')})`,
       );
       const fix = RULE_FIXES.find(([r]) => r === rule);
-      if (!fix) continue; // P06, D02: the fix on their range was L04's, L05's, applied for those
+      if (!fix) continue;
       const [, , before, after] = fix;
       const action = withEdits[0] as vscode.CodeAction;
       assert.equal(action.kind?.value, vscode.CodeActionKind.QuickFix.value);
@@ -132,10 +136,10 @@ test('the provider matches a diagnostic to its finding by rule, range and messag
   }
   // A diagnostic of another version of the text (same rule and range, other message) is not
   // this finding: its edit could land anywhere.
-  const l04 = diagnostics.find((d) => ruleId(d) === 'L04') as vscode.Diagnostic;
-  const stale = new vscode.Diagnostic(l04.range, `${l04.message} (an older one)`, l04.severity);
-  stale.source = l04.source;
-  stale.code = l04.code;
+  const p06 = diagnostics.find((d) => ruleId(d) === 'P06') as vscode.Diagnostic;
+  const stale = new vscode.Diagnostic(p06.range, `${p06.message} (an older one)`, p06.severity);
+  stale.source = p06.source;
+  stale.code = p06.code;
   assert.deepEqual(actionsFor(stale), []);
 });
 
@@ -208,4 +212,110 @@ test('the add-startupProbe command refuses a budget liveness alone already cover
   // The slow container's liveness kills at 0 + 3 × 10 = 30 s: a 30 s startupProbe adds nothing.
   assert.equal(await vscode.commands.executeCommand<boolean>(ADD_STARTUP_PROBE, document.uri.toString(), l10.range.start.line, 30), false);
   assert.equal(document.isDirty, false);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 10 §5: use a declared port or declare it (L01), lower timeoutSeconds (L12), curl/wget's
+// own timeout (L21), on test/e2e/fixtures/workspace/quickfixes/ports-and-timeouts.yaml.
+// ---------------------------------------------------------------------------------------------
+
+const MORE = 'quickfixes/ports-and-timeouts.yaml';
+const DECLARE_PORT = 'probeLens.declarePort';
+
+/** A diagnostic of MORE by its rule and the first line of the text it marks: `L01 htpp`. */
+function keyOf(document: vscode.TextDocument, diagnostic: vscode.Diagnostic): string {
+  return `${ruleId(diagnostic)} ${document.getText(diagnostic.range).split('\n')[0]?.trim()}`;
+}
+
+const CURL_BEFORE = '            - curl\n            - -fsS\n            - http://localhost:9100/healthz\n';
+const CURL_AFTER = '            - curl\n            - --max-time\n            - "1"\n            - -fsS\n            - http://localhost:9100/healthz\n        timeoutSeconds: 2\n';
+
+/**
+ * Each diagnostic of MORE: every title its light bulb lists, in order (the first preferred), and
+ * for each fix that edits, the one replacement it makes.
+ */
+const MORE_FIXES: Readonly<Record<string, { titles: readonly string[]; edits: readonly (readonly [title: string, before: string, after: string])[] }>> = {
+  'L01 htpp': {
+    titles: ['Use port "http" (8080)', 'Use port "admin" (9000)', 'Declare port "htpp"…'],
+    edits: [
+      ['Use port "http" (8080)', 'port: htpp}', 'port: http}'],
+      ['Use port "admin" (9000)', 'port: htpp}', 'port: admin}'],
+    ],
+  },
+  'L12 15': { titles: ['Lower timeoutSeconds to 9'], edits: [['Lower timeoutSeconds to 9', 'timeoutSeconds: 15', 'timeoutSeconds: 9']] },
+  'L21 - curl': { titles: ['Add curl --max-time 1 and raise timeoutSeconds to 2'], edits: [['Add curl --max-time 1 and raise timeoutSeconds to 2', CURL_BEFORE, CURL_AFTER]] },
+  'L01 metrics': { titles: ['Declare port "metrics"…'], edits: [] },
+};
+
+async function publishedMore(document: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
+  const expected = Object.keys(MORE_FIXES).sort().join(', ');
+  const keys = () => probeLensDiagnostics(document.uri).map((d) => keyOf(document, d)).sort().join(', ');
+  return waitFor(() => !document.isDirty && keys() === expected && probeLensDiagnostics(document.uri), 10_000, () => `${expected} on ${MORE}; saw ${keys() || 'none'}`);
+}
+
+test('L01, L12, L21: each light bulb lists its fixes, the first preferred; each fix leaves exactly the corrected text and ends its finding', async () => {
+  const document = await openFixture(MORE);
+  const diagnostics = await publishedMore(document);
+  const original = document.getText();
+  try {
+    for (const diagnostic of diagnostics) {
+      const key = keyOf(document, diagnostic);
+      const expected = MORE_FIXES[key];
+      assert.ok(expected, key);
+      const actions = await quickFixesAt(document.uri, diagnostic);
+      assert.deepEqual(
+        actions.map((a) => a.title),
+        expected.titles,
+        `the light bulb on ${key}`,
+      );
+      assert.deepEqual(
+        actions.map((a) => a.isPreferred === true),
+        expected.titles.map((title, i) => i === 0 && !title.endsWith('…')),
+        `${key}: only the first fix is preferred, and never a command that asks`,
+      );
+      for (const [title, before, after] of expected.edits) {
+        const action = actions.find((a) => a.title === title);
+        assert.ok(action?.edit, `${key}: "${title}" edits`);
+        assert.ok(await vscode.workspace.applyEdit(action.edit), `${key}: "${title}" applied`);
+        assert.equal(document.getText(), replacedOnce(original, before, after), `${key}: the text after "${title}"`);
+        await waitFor(() => !probeLensDiagnostics(document.uri).some((d) => keyOf(document, d) === key), 10_000, `${key} to go after "${title}"`);
+        await revert(document, original);
+        await publishedMore(document);
+      }
+    }
+  } finally {
+    if (document.isDirty) await revert(document, original);
+  }
+});
+
+test('L01: "Declare port" runs a command that adds the port, with the number given, to the container\'s own ports', async () => {
+  const document = await openFixture(MORE);
+  const diagnostics = await publishedMore(document);
+  const original = document.getText();
+  const metrics = diagnostics.find((d) => keyOf(document, d) === 'L01 metrics') as vscode.Diagnostic;
+  const action = (await quickFixesAt(document.uri, metrics)).find((a) => a.command?.command === DECLARE_PORT);
+  assert.ok(action, 'a Declare port action');
+  assert.equal(action.edit, undefined, 'no edit of its own: it asks for the number first');
+  const [uri, line, name, ...rest] = action.command?.arguments ?? [];
+  assert.deepEqual([String(uri), line, name, rest], [document.uri.toString(), metrics.range.start.line, 'metrics', []]);
+
+  try {
+    // What the command does once the user types 9100, without the input box.
+    assert.equal(await vscode.commands.executeCommand<boolean>(DECLARE_PORT, uri, line, name, 9100), true);
+    const image = '      image: shop/worker:2.0\n';
+    assert.equal(document.getText(), replacedOnce(original, image, `${image}      ports:\n        - name: metrics\n          containerPort: 9100\n`));
+    await waitFor(() => !probeLensDiagnostics(document.uri).some((d) => keyOf(document, d) === 'L01 metrics'), 10_000, 'L01 metrics to go');
+    await revert(document, original);
+    await publishedMore(document);
+
+    // A number the container already declares under another name is refused, and nothing changes.
+    const htpp = probeLensDiagnostics(document.uri).find((d) => keyOf(document, d) === 'L01 htpp') as vscode.Diagnostic;
+    assert.equal(await vscode.commands.executeCommand<boolean>(DECLARE_PORT, document.uri, htpp.range.start.line, 'htpp', 8080), false);
+    assert.equal(document.isDirty, false);
+    assert.equal(await vscode.commands.executeCommand<boolean>(DECLARE_PORT, document.uri, htpp.range.start.line, 'htpp', 8081), true);
+    const admin = '        - name: admin\n          containerPort: 9000\n';
+    assert.equal(document.getText(), replacedOnce(original, admin, `${admin}        - name: htpp\n          containerPort: 8081\n`));
+  } finally {
+    await revert(document, original);
+  }
 });

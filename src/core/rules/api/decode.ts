@@ -15,7 +15,7 @@ export const D01: DocumentRule = {
       range: issue.range,
       message: issue.message,
       kind: 'UnknownField',
-      ...(issue.suggestion !== undefined ? { fix: { title: `Rename to ${issue.suggestion}`, edits: [{ range: issue.range, newText: issue.suggestion }] } } : {}),
+      ...(issue.suggestion !== undefined ? { fixes: [{ title: `Rename to ${issue.suggestion}`, edits: [{ range: issue.range, newText: issue.suggestion }] }] } : {}),
     })),
 };
 

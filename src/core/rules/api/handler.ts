@@ -92,7 +92,7 @@ export const P07: ProbeRule = {
     const issue = apiIssue('NotSupported', `${probe.path}.httpGet.scheme`, probeRange(probe, 'httpGet.scheme'), supported, handler.scheme);
     const upper = handler.scheme.toUpperCase();
     if (!(SUPPORTED_HTTP_SCHEMES as readonly string[]).includes(upper)) return [issue];
-    return [{ ...issue, fix: { title: `Change the scheme to ${upper}`, edits: [{ range: issue.range, newText: upper }] } }];
+    return [{ ...issue, fixes: [{ title: `Change the scheme to ${upper}`, edits: [{ range: issue.range, newText: upper }] }] }];
   },
 };
 

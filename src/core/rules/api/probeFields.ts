@@ -62,7 +62,7 @@ function successThresholdMustBeOne(type: ProbeType, id: string): ProbeRule {
       if (probe.type !== type || value === 1) return [];
       const range = probeRange(probe, 'successThreshold');
       const issue = apiIssue('Invalid', `${probe.path}.successThreshold`, range, 'must be 1', value);
-      return [{ ...issue, fix: { title: 'Set successThreshold to 1', edits: [{ range, newText: '1' }] } }];
+      return [{ ...issue, fixes: [{ title: 'Set successThreshold to 1', edits: [{ range, newText: '1' }] }] }];
     },
   };
 }

@@ -35,7 +35,7 @@ export const L19: ProbeRule = {
           path,
           range,
           message: `the whole line "${command[0]}" is a single argument: the runtime looks for a program literally named that, so every attempt fails; split it into a list, or run it with ["sh", "-c", …]`,
-          fix,
+          fixes: [fix],
         },
       ];
     }
@@ -45,7 +45,7 @@ export const L19: ProbeRule = {
       const unexpanded = argument.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole, name: string) => (declared.has(name) ? '' : whole));
       const syntax = SHELL_SYNTAX.find((s) => s.pattern.test(unexpanded));
       if (syntax) {
-        return [{ path, range, severity: 'warning', message: `"${argument}" is ${syntax.what}, but exec probes run "${command[0]}" directly, with no shell: it is passed as a literal argument; run it with ["sh", "-c", …]`, fix }];
+        return [{ path, range, severity: 'warning', message: `"${argument}" is ${syntax.what}, but exec probes run "${command[0]}" directly, with no shell: it is passed as a literal argument; run it with ["sh", "-c", …]`, fixes: [fix] }];
       }
     }
     return [];
@@ -73,7 +73,7 @@ export const L20: ProbeRule = {
         path: `${probe.path}.exec.command`,
         range,
         message: `only "${script}" is the script; ${after.map((a) => JSON.stringify(a)).join(', ')} become its $0, $1, … and are never run: put the whole command in one string`,
-        fix: { title: 'Join the command into one script argument', edits: [{ range, newText: flowList([...command.slice(0, scriptIndex), joined]) }] },
+        fixes: [{ title: 'Join the command into one script argument', edits: [{ range, newText: flowList([...command.slice(0, scriptIndex), joined]) }] }],
       },
     ];
   },
@@ -88,15 +88,9 @@ export const L21: ProbeRule = {
   check(probe) {
     const command = execCommand(probe);
     if (!command || probe.effective.timeoutSeconds !== 1) return [];
-    const line = command.join(' ');
-    const missing =
-      // --connect-timeout bounds only the connection, not a slow answer.
-      /\bcurl\b/.test(line) && !/(\s--max-time[\s=]|\s-m\s?\d)/.test(line)
-        ? 'curl without --max-time'
-        : /\bwget\b/.test(line) && !/(\s-T\s?\d|\s--timeout[\s=])/.test(line)
-          ? 'wget without -T'
-          : undefined;
-    if (!missing) return [];
+    const [client] = clientsWithoutTimeout(command);
+    if (!client) return [];
+    const missing = `${client} without ${CLIENT_TIMEOUT_OPTION[client]}`;
     return [
       {
         path: `${probe.path}.exec.command`,
@@ -106,6 +100,24 @@ export const L21: ProbeRule = {
     ];
   },
 };
+
+export type NetworkClient = 'curl' | 'wget';
+
+/** The option that bounds a client's whole wait, as L21 names it and its fix adds it. */
+export const CLIENT_TIMEOUT_OPTION: Readonly<Record<NetworkClient, string>> = { curl: '--max-time', wget: '-T' };
+
+/**
+ * The network clients a command calls without a timeout of their own (curl first). Read on the
+ * whole command line, as a shell script or argv alike: one timeout option anywhere counts.
+ */
+export function clientsWithoutTimeout(command: readonly string[]): NetworkClient[] {
+  const line = command.join(' ');
+  const missing: NetworkClient[] = [];
+  // --connect-timeout bounds only the connection, not a slow answer.
+  if (/\bcurl\b/.test(line) && !/(\s--max-time[\s=]|\s-m\s?\d)/.test(line)) missing.push('curl');
+  if (/\bwget\b/.test(line) && !/(\s-T\s?\d|\s--timeout[\s=])/.test(line)) missing.push('wget');
+  return missing;
+}
 
 function execCommand(probe: ProbeModel): readonly string[] | undefined {
   const handler = probe.effective.handler;

@@ -1,8 +1,11 @@
 import { findPortByName, resolveContainerPort } from '../../k8s/ports';
 import { isValidPortName, isValidPortNum } from '../../k8s/validation';
-import type { ProbeModel, ProbeType } from '../../manifest';
+import { writtenInProbe } from '../../fixes/written';
+import { yamlScalar } from '../../fixes/yamlText';
+import type { ContainerPort, ProbeModel, ProbeType } from '../../manifest';
+import { closestName } from '../../text/closestName';
 import { probeRange } from '../locate';
-import type { Issue, ProbeRule } from '../types';
+import type { Fix, Issue, ProbeRule } from '../types';
 
 /** Port checks the API server does not make but the kubelet depends on (validation-rules.md §D 1–8, N1–N3). */
 const runtime = { scope: 'probe', category: 'runtime' } as const;
@@ -25,11 +28,13 @@ export const L01: ProbeRule = {
     if (!named || findPortByName(probe.container.spec, named.name)) return [];
     const elsewhere = probe.container.pod.containers.find((c) => c !== probe.container && findPortByName(c.spec, named.name));
     const hint = elsewhere ? ` (container "${elsewhere.name}" declares it, but a probe only looks at its own container)` : '';
+    const fixes = useDeclaredPortFixes(probe, named);
     return [
       {
         path: `${probe.path}.${named.relative}`,
         range: probeRange(probe, named.relative),
-        message: `port "${named.name}" is not a named port of container "${probe.container.name}"${hint}: every attempt is a prober error the kubelet never counts, so ${UNRESOLVED_CONSEQUENCE[probe.type]}`,
+        message: `the ${probe.type} probe's port "${named.name}" is not a port this container declares${hint}: every attempt is a prober error the kubelet never counts, so ${UNRESOLVED_CONSEQUENCE[probe.type]}`,
+        ...(fixes.length > 0 ? { fixes } : {}),
       },
     ];
   },
@@ -92,7 +97,7 @@ export const L04: ProbeRule = {
     const number = Number(handler.port);
     const message = `"${handler.port}" is a string, so Kubernetes reads it as a port name, and a name needs a letter; write ${number} without quotes`;
     // Unquoting an out-of-range number would only trade this error for P05.
-    const fix = isValidPortNum(number).length === 0 ? { fix: { title: `Unquote the port: ${number}`, edits: [{ range, newText: String(number) }] } } : {};
+    const fix = isValidPortNum(number).length === 0 ? { fixes: [{ title: `Unquote the port: ${number}`, edits: [{ range, newText: String(number) }] }] } : {};
     return [{ path: `${probe.path}.${relative}`, range, message, ...fix }];
   },
 };
@@ -114,7 +119,7 @@ export const L05: ProbeRule = {
       return [{ path, range: failed.range, message: `gRPC probes need a port number, not a name, and container "${probe.container.name}" has no port named "${written}" to take it from` }];
     }
     const why = declared !== undefined ? `the containerPort named "${written}"` : 'the same number, unquoted';
-    const fix = isValidPortNum(number).length === 0 ? { fix: { title: `Use port ${number}`, edits: [{ range: failed.range, newText: String(number) }] } } : {};
+    const fix = isValidPortNum(number).length === 0 ? { fixes: [{ title: `Use port ${number}`, edits: [{ range: failed.range, newText: String(number) }] }] } : {};
     return [{ path, range: failed.range, message: `gRPC probes need a port number, not a name: use ${number} (${why})`, ...fix }];
   },
 };
@@ -160,6 +165,27 @@ export const L08: ProbeRule = {
     return [];
   },
 };
+
+/**
+ * L01's fixes: "Use port `http` (8080)" for each TCP port the container does declare by name
+ * (a UDP one would only trade L01 for L02), the one closest to the name written first (a typo is
+ * the likeliest cause), then in declaration order. "Declare port" needs a number from the user,
+ * so it is the editor's command, not a fix here.
+ */
+function useDeclaredPortFixes(probe: ProbeModel, named: { name: string; relative: string }): Fix[] {
+  const written = writtenInProbe(probe, named.relative);
+  if (!written) return [];
+  const usable = (probe.container.spec.ports ?? []).filter(
+    (p): p is ContainerPort & { name: string } => p.name !== undefined && isValidPortName(p.name).length === 0 && (p.protocol ?? 'TCP') === 'TCP' && isValidPortNum(p.containerPort ?? 0).length === 0,
+  );
+  const names = [...new Set(usable.map((p) => p.name))];
+  const closest = closestName(named.name, names);
+  const ordered = closest === undefined ? names : [closest, ...names.filter((n) => n !== closest)];
+  return ordered.map((name) => ({
+    title: `Use port "${name}" (${findPortByName(probe.container.spec, name)?.containerPort})`,
+    edits: [{ range: written.value, newText: yamlScalar(name) }],
+  }));
+}
 
 /** A string port that is a valid port name: what the kubelet looks up among the container's ports. */
 function namedPort(probe: ProbeModel): { name: string; relative: string } | undefined {

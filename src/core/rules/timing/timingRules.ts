@@ -1,8 +1,9 @@
 import { killGraceSeconds, livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds, toleranceSeconds } from '../../analysis/timing';
 import { resolveContainerPort } from '../../k8s/ports';
+import { writtenInProbe } from '../../fixes/written';
 import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
-import { type ContainerRule, type Issue, PROBING_CONTAINERS, type ProbeRule } from '../types';
+import { type ContainerRule, type Fix, type Issue, PROBING_CONTAINERS, type ProbeRule } from '../types';
 
 /** The formulas of validation-rules.md §C applied as checks (§D 10–16). */
 const timing = { category: 'timing' } as const;
@@ -69,8 +70,10 @@ export const L12: ProbeRule = {
     if (timeoutSeconds <= periodSeconds || periodSeconds <= 0 || failureThreshold <= 0) return [];
     const field = probe.locate('timeoutSeconds') ? 'timeoutSeconds' : 'periodSeconds';
     const act = probe.type === 'readiness' ? 'marks it unready' : probe.type === 'liveness' ? 'restarts the container' : 'gives up on the start-up';
+    const fixes = lowerTimeoutFixes(probe);
     return [
       {
+        ...(fixes.length > 0 ? { fixes } : {}),
         path: `${probe.path}.${field}`,
         range: probeRange(probe, field),
         message: `timeoutSeconds (${timeoutSeconds}) is longer than periodSeconds (${periodSeconds}): while an attempt hangs, the ticks it misses collapse into one and the next attempt starts as it times out, so hanging attempts come every ${timeoutSeconds} s and the kubelet ${act} after about ${failureThreshold} × ${timeoutSeconds} = ${failureThreshold * timeoutSeconds} s of failures, not ${failureThreshold} × ${periodSeconds} = ${failureThreshold * periodSeconds} s`,
@@ -78,6 +81,19 @@ export const L12: ProbeRule = {
     ];
   },
 };
+
+/**
+ * L12's fix: timeoutSeconds one under periodSeconds, so a hanging attempt ends before the next
+ * tick (validation-rules.md §C flags t ≥ p), and at least 1: the least that means itself (0 is
+ * defaulted to 1, §B; below 0 is P09). Only where timeoutSeconds is written in the probe itself:
+ * an alias's anchor is shared.
+ */
+function lowerTimeoutFixes(probe: ProbeModel): Fix[] {
+  const written = writtenInProbe(probe, 'timeoutSeconds');
+  const lowered = Math.max(1, probe.effective.periodSeconds - 1);
+  if (!written || lowered >= probe.effective.timeoutSeconds) return [];
+  return [{ title: `Lower timeoutSeconds to ${lowered}`, edits: [{ range: written.value, newText: String(lowered) }] }];
+}
 
 export const L13: ContainerRule = {
   ...containerTiming,

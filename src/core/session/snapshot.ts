@@ -1,0 +1,81 @@
+import type { EngineEvent } from '../engine/events';
+import type { ProbeType } from '../manifest';
+import type { ContainerSummary, PodSummary, ProbeSummary } from './summary';
+
+/**
+ * One immutable, versioned view of a probing session: what the Probes view, the code lenses, the
+ * status bar and the hovers all render from, so that at any moment they say the same thing. A
+ * session publishes one at a fixed cadence (`SessionState.snapshot`); parts that did not change
+ * since the last one are the same objects, so a view can tell what changed by identity.
+ */
+export interface SessionSnapshot {
+  /** Grows by one with every snapshot that differs from the one before. */
+  readonly version: number;
+  /** Seconds since the session began, on its clock (virtual in a simulation), when it was taken. */
+  readonly t: number;
+  readonly clock: SessionClock;
+  readonly kills: KillMode;
+  /** By pod name, in the order the engine first reported them. */
+  readonly pods: ReadonlyMap<string, PodSnapshot>;
+  /** Wall-clock time (epoch ms) the session stopped; `undefined` while it runs. */
+  readonly endedAt: number | undefined;
+}
+
+/** A simulation's virtual clock (played, paused, at a speed) or the wall clock. */
+export type SessionClock = { readonly kind: 'virtual'; readonly paused: boolean; readonly speed: number } | { readonly kind: 'wall' };
+
+/**
+ * What becomes of the kubelet's kills: `carried-out` — the container dies and is restarted (a
+ * simulation); `reported` — only decided, the process we observe runs on and the container
+ * "would restart" (local and cluster sessions).
+ */
+export type KillMode = 'carried-out' | 'reported';
+
+export type AttemptRecord = Extract<EngineEvent, { type: 'attempt' }>;
+
+/** A failed probe (its kill), or the process exiting by itself (or killed from outside). */
+export type RestartCause = ProbeType | 'exit';
+
+export interface PodSnapshot extends PodSummary {
+  readonly containers: ReadonlyMap<string, ContainerSnapshot>;
+}
+
+export interface ContainerSnapshot extends ContainerSummary {
+  readonly probes: ReadonlyMap<ProbeType, ProbeSnapshot>;
+  /** The waiting state's message: `back-off 20s restarting failed container=…` (B2). */
+  readonly message: string | undefined;
+  /**
+   * Restarts counted from the moment the kubelet decides them: its `restartCount`, plus one while
+   * a restart is under way (a kill that will restart it, or a back-off to wait out). kubectl
+   * counts a restart only once the new container runs, a grace period and a back-off later.
+   */
+  readonly restarts: number;
+  /** A kill decided for the current instance (K2), while it stops (K3) or, where kills are only reported, would. */
+  readonly killing: { readonly probe: ProbeType; readonly t: number; readonly restarts: boolean } | undefined;
+  /** What ended the last instance that ended: the probe that failed, or the process exiting. */
+  readonly lastRestartCause: RestartCause | undefined;
+  /** While it waits out CrashLoopBackOff: when the back-off ends (session seconds). */
+  readonly backOffUntil: number | undefined;
+  /** When the current instance started (session seconds). */
+  readonly startedAt: number | undefined;
+}
+
+/**
+ * A probe's counts for the CURRENT container instance only (a restarted container starts from
+ * none, as the kubelet's new worker state does), with the totals of every instance beside them.
+ */
+export interface ProbeSnapshot extends ProbeSummary {
+  readonly type: ProbeType;
+  /** The instance the counts are for (`''` before its first attempt). */
+  readonly containerId: string;
+  /** The newest attempt of the current instance. */
+  readonly last: AttemptRecord | undefined;
+  /** The newest attempts of the current instance (newest last), with their times: what a hover lists. */
+  readonly recentAttempts: readonly AttemptRecord[];
+  /** Every instance's attempts since the probe was started (or last edited). */
+  readonly total: { readonly attempts: number; readonly successes: number };
+  /** The newest attempt of any instance: what failed last, even across a restart. */
+  readonly newest: AttemptRecord | undefined;
+  /** From the probe's worker, once it started. */
+  readonly failureThreshold: number | undefined;
+}
