@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseManifest } from '../../src/core/manifest';
@@ -8,11 +7,12 @@ import { parseScenario } from '../../src/core/scenario/parse';
 import { simulate } from '../../src/core/simulate';
 import { runCli, spawnCli } from '../helpers/cli';
 import { startHttpServer } from '../helpers/httpServers';
+import { scratchDir } from '../helpers/scratch';
 
 // "The CLI, tried with bad input": each case as a user meets it, through the built CLI.
 
 function tempFile(name: string, content: string | Uint8Array): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'probe-lens-bad-input-')), name);
+  const path = join(scratchDir('probe-lens-bad-input-'), name);
   writeFileSync(path, content);
   return path;
 }
@@ -86,7 +86,7 @@ test('check -: standard input that is not text is refused the same way', () => {
 // --- several files, some unreadable --------------------------------------------------------------
 
 test('check a.yaml missing.yaml b.yaml: the readable files are checked, each unreadable one reported, exit 2 at the end', () => {
-  const missing = join(mkdtempSync(join(tmpdir(), 'probe-lens-missing-')), 'missing.yaml');
+  const missing = join(scratchDir('probe-lens-missing-'), 'missing.yaml');
   const args = ['check', 'examples/healthy.yaml', missing, 'examples/web-deployment.yaml', process.execPath];
   const text = runCli(args);
   assert.equal(text.code, 2, 'an unreadable file wins over the errors found (1)');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { RULE_INFO } from '../../src/core/rules/registry';
+import { scratchDir } from '../helpers/scratch';
 
 const CLI = 'dist/cli.js';
 
@@ -18,7 +18,7 @@ function cli(args: string[], options: { input?: string; env?: Record<string, str
 }
 
 function tempFile(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'probe-lens-cli-')), name);
+  const path = join(scratchDir('probe-lens-cli-'), name);
   writeFileSync(path, text);
   return path;
 }
@@ -176,7 +176,7 @@ test('rules: lists every rule; --help and --version answer', () => {
 });
 
 test('a reader that goes away early (| head) ends the output quietly, not with an EPIPE crash', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-epipe-'));
+  const dir = scratchDir('probe-lens-epipe-');
   const file = join(dir, 'many.yaml');
   const pod = (i: number) => `apiVersion: v1\nkind: Pod\nmetadata: {name: p${i}}\nspec:\n  containers:\n    - name: c\n      image: x\n      livenessProbe: {httpGet: {port: "80"}, successThreshold: 2}\n`;
   writeFileSync(file, Array.from({ length: 3000 }, (_, i) => pod(i)).join('---\n'));

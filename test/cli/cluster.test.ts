@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, spawnCli } from '../helpers/cli';
 import { startHttpServer } from '../helpers/httpServers';
+import { scratchDir } from '../helpers/scratch';
 
 const FAKE = join(process.cwd(), 'test/fixtures/kubectl/kubectl');
 
@@ -27,7 +27,7 @@ ${probes}`;
 const POD = { kind: 'Pod', metadata: { name: 'web-7d9c-x2x', namespace: 'default', uid: 'uid-1', labels: { app: 'web' } }, spec: { containers: [{ name: 'web' }] }, status: { phase: 'Running', podIP: '10.244.1.5' } };
 
 function setup(manifest: string, ports: Record<number, number> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-cli-cluster-'));
+  const dir = scratchDir('probe-lens-cli-cluster-');
   writeFileSync(join(dir, 'web.yaml'), manifest);
   writeFileSync(join(dir, 'pods.json'), JSON.stringify({ items: [POD] }));
   const pids = mkdtempSync(join(dir, 'pids-'));
@@ -84,7 +84,7 @@ test('run --target cluster: a Deployment\'s pod found by its labels, probed thro
 test('run --target cluster: exec probes via kubectl exec only with --allow-exec; Ctrl-C stops and kills the port-forward', async () => {
   const app = await startHttpServer((_req, res) => res.end());
   try {
-    const marker = join(mkdtempSync(join(tmpdir(), 'probe-lens-exec-')), 'ran');
+    const marker = join(scratchDir('probe-lens-exec-'), 'ran');
     const { file, env, forwarders } = setup(
       DEPLOYMENT(`          livenessProbe: {exec: {command: [sh, -c, "echo alive; touch ${marker}"]}, periodSeconds: 1, timeoutSeconds: 10}\n          readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 1}\n`),
       { 8080: app.port },

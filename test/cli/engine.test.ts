@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CLI, spawnCli } from '../helpers/cli';
 import { startHttpServer, type TestServer } from '../helpers/httpServers';
+import { scratchDir } from '../helpers/scratch';
 
 function cli(args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
@@ -13,7 +13,7 @@ function cli(args: string[]) {
 }
 
 function file(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'probe-lens-engine-')), name);
+  const path = join(scratchDir('probe-lens-engine-'), name);
   writeFileSync(path, text);
   return path;
 }
@@ -180,7 +180,7 @@ test('run: --target cluster without kubectl and a non-loopback --host are refuse
 });
 
 test('run --allow-exec: the manifest\'s exec probe runs here, with $(VAR) expanded from the container env (E5)', async () => {
-  const marker = join(mkdtempSync(join(tmpdir(), 'probe-lens-exec-')), 'ran');
+  const marker = join(scratchDir('probe-lens-exec-'), 'ran');
   const manifest = file(
     'pod.yaml',
     POD(`      env: [{name: MARKER, value: ${marker}}]

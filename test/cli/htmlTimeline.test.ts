@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +9,7 @@ import { cspHash, htmlOutput, htmlText, jsonForHtml, PAGE_DATA_ELEMENT_ID, type 
 import type { HostMessage } from '../../src/shared/protocol';
 import type { TimelineHookState, TimelineTestHooks } from '../../src/webview/timeline/testHooks';
 import { CLI, runCli } from '../helpers/cli';
+import { scratchDir } from '../helpers/scratch';
 
 // `probe-lens simulate|run … --format html`: one self-contained page, the panel's renderer, the
 // events inlined as data under a strict CSP (issue 9).
@@ -17,7 +17,7 @@ import { CLI, runCli } from '../helpers/cli';
 type LoadMessage = Extract<HostMessage, { type: 'load' }>;
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'probe-lens-html-'));
+  return scratchDir('probe-lens-html-');
 }
 
 /** Text that would end the data block, start a script, or run a handler if it were ever read as markup. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scratchDir } from '../helpers/scratch';
 
 const built = existsSync('dist/cli.js') && existsSync('dist/probers/http.js');
 
@@ -17,7 +17,7 @@ test('the CLI and extension bundles leave the probers (undici, grpc-js) to dist/
 });
 
 test('probe-lens check loads no prober module', { skip: !built && 'build first' }, () => {
-  const hook = join(mkdtempSync(join(tmpdir(), 'probe-lens-hook-')), 'hook.js');
+  const hook = join(scratchDir('probe-lens-hook-'), 'hook.js');
   writeFileSync(
     hook,
     `const Module = require('module'); const load = Module._load; const seen = [];

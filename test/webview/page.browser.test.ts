@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { TimelineHookState, TimelineTestHooks } from '../../src/webview/timeline/testHooks';
 import { CLI, runCli } from '../helpers/cli';
+import { scratchDir } from '../helpers/scratch';
 
 // The CLI's page (no VS Code: no codicons, colours from media/timeline-page.css) in headless
 // Chromium, in the light scheme and under forced colours (Windows high contrast): the theme it
@@ -58,7 +58,7 @@ interface PageGlobals {
 }
 
 test('the page in light and forced colours: the theme it reports, swatches and canvas colours that stay apart, text never cut nor overlapped, no icon glyphs', { skip: missing(), timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-page-'));
+  const dir = scratchDir('probe-lens-page-');
   writeFileSync(join(dir, 'shop.yaml'), POD);
   writeFileSync(join(dir, 'crash.yaml'), SCENARIO);
   const html = runCli(['simulate', join(dir, 'shop.yaml'), '--scenario', join(dir, 'crash.yaml'), '--for', '20m', '--seed', '3', '--format', 'html']);
@@ -167,7 +167,7 @@ test('the page in light and forced colours: the theme it reports, swatches and c
 });
 
 test('hundreds of lanes: only the options near the view exist, each says its place in the whole list, and the keyboard reaches every lane', { skip: missing(), timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-page-'));
+  const dir = scratchDir('probe-lens-page-');
   const pods = Array.from({ length: 150 }, (_, i) => POD.replace('name: shop', `name: shop-${i}`)).join('---\n');
   writeFileSync(join(dir, 'shop.yaml'), pods);
   const html = runCli(['simulate', join(dir, 'shop.yaml'), '--for', '1m', '--format', 'html']);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { probeExec, timeoutMessage } from '../../../src/core/probers/exec';
 import { goQuote } from '../../../src/core/probers/goFormat';
 import type { AttemptOptions, ProbeOutcome } from '../../../src/core/probers/types';
+import { scratchDir } from '../../helpers/scratch';
 
 const NODE = process.execPath;
 /** The bound the prober promises: the deadline plus 250 ms, whatever the command does. */
@@ -15,7 +15,7 @@ let dir = '';
 /** What this test process holds anyway (its own stdout/stderr pipes under `node --test`). */
 let baseline: string[] = [];
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'probe-lens-exec-'));
+  dir = scratchDir('probe-lens-exec-');
   void process.stdout;
   void process.stderr;
   baseline = leftovers();

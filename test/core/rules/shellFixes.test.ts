@@ -5,16 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { shellScriptIndex, shellWord } from '../../../src/core/rules/runtime/shellInvocation';
 import { applyFix, findingsOf, podWith } from '../../helpers/manifests';
+import { scratchDir } from '../../helpers/scratch';
 
 const SHELLS = ['/bin/sh', '/bin/bash'].filter((shell) => existsSync(shell));
-const work = mkdtempSync(join(tmpdir(), 'probe-lens-shell-'));
+const work = scratchDir('probe-lens-shell-');
 after(() => rmSync(work, { recursive: true, force: true }));
 writeFileSync(join(work, 'status'), 'all good\nready\n');
 writeFileSync(join(work, 'a.ready'), '');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +13,7 @@ import { ClusterTarget, type ClusterTargetOptions, findClusterPods, forwardedPor
 import { PortForwardTunnel, type TunnelChange } from '../../../src/core/targets/portForward';
 import { SERVING_STATUS, startHealthServer } from '../../helpers/grpcHealthServer';
 import { freePort, startHttpServer, startRawServer } from '../../helpers/httpServers';
+import { scratchDir } from '../../helpers/scratch';
 
 const FAKE = join(process.cwd(), 'test/fixtures/kubectl/kubectl');
 
@@ -34,7 +34,7 @@ const RUNNING = (name: string, labels: Record<string, string> = {}, extra: { nam
 });
 
 function fakeCluster(pods: unknown[], ports: Record<number, number> = {}, env: Record<string, string> = {}): Cluster {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-cluster-'));
+  const dir = scratchDir('probe-lens-cluster-');
   writeFileSync(join(dir, 'pods.json'), JSON.stringify({ items: pods }));
   writeFileSync(join(dir, 'log'), '');
   const pids = mkdtempSync(join(dir, 'pids-'));
@@ -181,7 +181,7 @@ test('finding the pod: clear errors when none matches, none runs, or kubectl is 
 
 /** A kubectl that only fails, writing `stderr` as a real kubectl would (exit code 1). */
 function failingKubectl(stderr: string): KubectlConfig {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-kubectl-'));
+  const dir = scratchDir('probe-lens-kubectl-');
   writeFileSync(join(dir, 'stderr'), stderr);
   const path = join(dir, 'kubectl');
   writeFileSync(path, `#!/bin/sh\ncat "${join(dir, 'stderr')}" >&2\nexit 1\n`, { mode: 0o755 });

@@ -105,6 +105,9 @@ export async function typingSection({ page, workbench, folder, section, step, op
     await workbench.goTo(lineOf(text, EDITED, /periodSeconds: 10/), 11);
     await page.keyboard.press('Control+Shift+M');
     await waitUntil(async () => (await problemRows()).some((row) => row.startsWith('P06')), 'the P06 of the edited document in Problems', 30_000);
+    // Back to the editor, as a user typing would be: Code cancels a lens request pending when its
+    // editor loses focus (to the Problems panel here) and asks again only once it has it back.
+    await page.keyboard.press('Control+1'); // View: Focus First Editor Group
     // The liveness lens above the line to be typed, the readiness lens below it.
     await workbench.waitForCodeLenses((seen) => seen.length >= 2, 'the probe lenses of the edited document');
     await workbench.codeLensesSettled();
