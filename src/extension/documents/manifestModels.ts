@@ -17,15 +17,16 @@ interface Entry {
   version: number;
   snapshot: ManifestSnapshot;
   pending: NodeJS.Timeout | undefined;
-  /** A read whose showing waits for the code lenses VS Code will ask for (`forLenses`). */
+  /** A read whose showing waits for VS Code to show its code lenses (`showWithLenses`). */
   unshown: { readonly update: ModelUpdate; readonly timer: NodeJS.Timeout } | undefined;
 }
 
 /**
- * How long a read waits for VS Code to ask for the code lenses of its version before its findings
- * are shown anyway. VS Code asks at least 250 ms after the last keystroke, more in a large file
- * (its debounce adapts to how long providers take); our read comes 200 ms after it
- * (`probeLens.debounceMs`). Only an editor that never asks waits this long.
+ * How long a read waits for VS Code to show the code lenses of its version before its findings
+ * are shown anyway. VS Code asks for lenses at least 250 ms after the last keystroke and resolves
+ * those in view after another debounce (each adapts to how long providers take; fixed at 375 ms
+ * in a development host); our read comes 200 ms after it (`probeLens.debounceMs`). Only an editor
+ * that never asks waits this long: one that lost focus meanwhile (Code then cancels its request).
  */
 const LENS_WAIT_MS = 1_500;
 
