@@ -104,7 +104,7 @@ export function ruleHelpMarkdown(rule: RuleInfo): string {
 export function ruleHelpText(rule: RuleInfo): string {
   const doc = ruleDocOf(rule);
   const plain = (text: string) => inlineSpans(text).map((span) => span.text).join('');
-  const paragraphs = [...blocksOf(doc.means), ...blocksOf(doc.why)].map((block) => (block.type === 'list' ? block.items.map((item) => `- ${plain(item)}`).join('\n') : block.type === 'paragraph' ? plain(block.text) : ''));
+  const paragraphs = [...blocksOf(doc.means), ...blocksOf(doc.why)].map((block) => (block.type === 'list' ? block.items.map((item) => `- ${plain(item)}`).join('\n') : plain(block.text)));
   return [`${rule.id} — ${doc.name}: ${rule.title}`, ...paragraphs].join('\n\n');
 }
 

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot, PlacedPodSpec } from '../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../core/editing/incrementalChecker';
 import { containerPortProblem, declarePort, declarePortObstacle, suggestedContainerPort } from '../core/fixes/declarePort';
 import type { ContainerModel } from '../core/manifest';
 import type { ManifestModels } from './documents/manifestModels';
 import { toVsRange } from './documents/positions';
+import { containerHoldingLine, type PlacedContainer, refuse, workspaceEditOf } from './fixCommands';
 
 export const DECLARE_PORT_COMMAND = 'probeLens.declarePort';
 
@@ -33,7 +34,7 @@ async function declarePortCommand(models: ManifestModels, [uri, line, name, cont
   const found = containerProbingPort(models.get(document), line, name);
   if (!found) return refuse(`No container at line ${line + 1} probes a port named "${name}".`);
   const obstacle = declarePortObstacle(found.container);
-  if (obstacle) return refuse(capitalised(obstacle));
+  if (obstacle) return refuse(obstacle);
   const number = containerPort ?? (await askContainerPort(found.container, name));
   if (number === undefined) return false;
   // The text may have changed while the user was typing: declare in the current version.
@@ -41,17 +42,15 @@ async function declarePortCommand(models: ManifestModels, [uri, line, name, cont
   if (!current) return refuse('The container changed while the port was being chosen; try again.');
   if (current.placed.stale) return refuse('The manifest does not parse as it is now; fix the YAML first.');
   const declared = declarePort(current.container, name, number, document.getText(), current.placed.lineOffset);
-  if (!declared.ok) return refuse(capitalised(declared.reason));
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, toVsRange(declared.edit.range), declared.edit.newText);
-  return vscode.workspace.applyEdit(edit);
+  if (!declared.ok) return refuse(declared.reason);
+  return vscode.workspace.applyEdit(workspaceEditOf(document.uri, [declared.edit]));
 }
 
 /**
  * The container around `line` with a probe on the named port `name`: the one whose probe's port
  * is on that line, else the one whose text holds it.
  */
-function containerProbingPort(snapshot: ManifestSnapshot, line: number, name: string): { placed: PlacedPodSpec; container: ContainerModel } | undefined {
+function containerProbingPort(snapshot: ManifestSnapshot, line: number, name: string): PlacedContainer | undefined {
   const candidates = snapshot.podSpecs.flatMap((placed) =>
     placed.spec.containers
       .filter((container) => container.probes.some((probe) => portNameOf(probe.effective.handler) === name))
@@ -64,13 +63,7 @@ function containerProbingPort(snapshot: ManifestSnapshot, line: number, name: st
       return port !== undefined && toVsRange(port.value, placed).start.line === line;
     }),
   );
-  return (
-    onPortLine ??
-    candidates.find(({ placed, container }) => {
-      const range = toVsRange(container.range, placed);
-      return range.start.line <= line && line <= range.end.line;
-    })
-  );
+  return onPortLine ?? containerHoldingLine(candidates, line);
 }
 
 function portNameOf(handler: ContainerModel['probes'][number]['effective']['handler']): string | undefined {
@@ -87,13 +80,4 @@ async function askContainerPort(container: ContainerModel, name: string): Promis
     validateInput: (text) => containerPortProblem(container, name, text),
   });
   return typed === undefined ? undefined : Number(typed.trim());
-}
-
-function refuse(message: string): false {
-  void vscode.window.showWarningMessage(message);
-  return false;
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -4,13 +4,14 @@ import type { ManifestSnapshot, PlacedPodSpec } from '../core/editing/incrementa
 import { clientTimeoutFix } from '../core/fixes/clientTimeout';
 import { declarePortObstacle } from '../core/fixes/declarePort';
 import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../core/fixes/startupProbe';
-import type { ContainerModel, ProbeModel } from '../core/manifest';
+import type { ProbeModel } from '../core/manifest';
 import { type Problem, presentFindings } from '../core/rules/present';
 import type { Finding, Fix } from '../core/rules/types';
 import { DECLARE_PORT_COMMAND, type DeclarePortArgs, declarePortTitle, registerDeclarePortCommand } from './declarePortCommand';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { ManifestModels } from './documents/manifestModels';
 import { toVsRange } from './documents/positions';
+import { containerHoldingLine, type PlacedContainer, refuse, workspaceEditOf } from './fixCommands';
 
 export const ADD_STARTUP_PROBE_COMMAND = 'probeLens.addStartupProbe';
 
@@ -67,7 +68,7 @@ function ruleFixActions(document: vscode.TextDocument, snapshot: ManifestSnapsho
   const fixes = [problem.primary, ...problem.folded].flatMap((finding) => [...(finding.fixes ?? []), ...textFixesOf(document, snapshot, finding)]);
   return fixes.map((fix, index) => {
     const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-    action.edit = workspaceEditOf(document.uri, fix);
+    action.edit = workspaceEditOf(document.uri, fix.edits);
     action.diagnostics = [diagnostic];
     // A finding lists its likeliest correction first: the one "Auto Fix" may apply.
     action.isPreferred = index === 0;
@@ -132,12 +133,6 @@ function ruleOf(diagnostic: vscode.Diagnostic): string | undefined {
   return typeof code === 'object' ? String(code.value) : String(code);
 }
 
-function workspaceEditOf(uri: vscode.Uri, fix: Pick<Fix, 'edits'>): vscode.WorkspaceEdit {
-  const edit = new vscode.WorkspaceEdit();
-  for (const e of fix.edits) edit.replace(uri, toVsRange(e.range), e.newText);
-  return edit;
-}
-
 /** L10 tells the user to add a startupProbe: offer to, or say why it cannot be done here. */
 function startupProbeQuickFix(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
   if (!problemOf(snapshot, diagnostic)) return [];
@@ -170,12 +165,6 @@ function addStartupProbeAction(document: vscode.TextDocument, found: PlacedConta
   return action;
 }
 
-/** A container of the file, with the pod spec that places its chunk-relative ranges in the file. */
-interface PlacedContainer {
-  readonly placed: PlacedPodSpec;
-  readonly container: ContainerModel;
-}
-
 /**
  * The container a command or action on `line` is about: the one whose livenessProbe key is on
  * that line, else the one whose text holds the line (so the cursor anywhere in a container will
@@ -187,11 +176,7 @@ function livenessContainerAt(snapshot: ManifestSnapshot, line: number): PlacedCo
     const liveness = container.probe('liveness');
     return liveness !== undefined && toVsRange(liveness.keyRange, placed).start.line === line;
   });
-  if (onKey) return onKey;
-  return all.find(({ placed, container }) => {
-    const range = toVsRange(container.range, placed);
-    return range.start.line <= line && line <= range.end.line;
-  });
+  return onKey ?? containerHoldingLine(all, line);
 }
 
 /**
@@ -217,7 +202,7 @@ async function addStartupProbe(models: ManifestModels, [uri, line, budgetSeconds
   const found = livenessContainerAt(models.get(target.document), target.line);
   if (!found) return refuse(`No container at line ${target.line + 1} of ${vscode.workspace.asRelativePath(target.document.uri)}.`);
   const obstacle = startupProbeObstacle(found.container);
-  if (obstacle) return refuse(capitalised(obstacle));
+  if (obstacle) return refuse(obstacle);
   const budget = budgetSeconds ?? (await pickBudget(found.container.probe('liveness') as ProbeModel));
   if (budget === undefined) return false;
   // The text may have changed while the user was choosing: derive from the current version.
@@ -225,8 +210,8 @@ async function addStartupProbe(models: ManifestModels, [uri, line, budgetSeconds
   if (!current) return refuse('The container changed while the budget was being chosen; try again.');
   if (current.placed.stale) return refuse('The manifest does not parse as it is now; fix the YAML first.');
   const derived = deriveStartupProbe(current.container, target.document.getText(), budget, current.placed.lineOffset);
-  if (!derived.ok) return refuse(capitalised(derived.reason));
-  return vscode.workspace.applyEdit(workspaceEditOf(target.document.uri, { edits: [derived.probe.edit] }));
+  if (!derived.ok) return refuse(derived.reason);
+  return vscode.workspace.applyEdit(workspaceEditOf(target.document.uri, [derived.probe.edit]));
 }
 
 async function targetOf(uri: vscode.Uri | string | undefined, line: number | undefined): Promise<{ document: vscode.TextDocument; line: number } | undefined> {
@@ -235,15 +220,6 @@ async function targetOf(uri: vscode.Uri | string | undefined, line: number | und
   const document = resolved ? await vscode.workspace.openTextDocument(resolved) : editor?.document;
   const at = line ?? (editor && document === editor.document ? editor.selection.active.line : undefined);
   return document && at !== undefined ? { document, line: at } : undefined;
-}
-
-function refuse(message: string): false {
-  void vscode.window.showWarningMessage(message);
-  return false;
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The budgets offered first: common start-up times, from a quick service to a slow JVM or migration. */

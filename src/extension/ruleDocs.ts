@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { type Block, CATEGORY_TITLES, inlineSpans, RULE_DOCS, type RulePage, rulePage } from '../core/rules/docs';
 import { normaliseRuleIds, RULE_INFO } from '../core/rules/registry';
+import { escapeHtml } from '../core/text/html';
+import { notify } from './sessions/notices';
+import { webviewNonce } from './webviewNonce';
 
 /** Opens a rule's page; its argument is the rule id (`P06`), or none for a list to pick from. */
 export const SHOW_RULE_DOC_COMMAND = 'probeLens.showRuleDoc';
@@ -29,7 +31,7 @@ export function registerRuleDocs(context: Pick<vscode.ExtensionContext, 'extensi
   return vscode.Disposable.from(
     vscode.commands.registerCommand(SHOW_RULE_DOC_COMMAND, async (ruleId?: unknown) => {
       const id = typeof ruleId === 'string' ? normaliseRuleIds([ruleId]).known[0] : await pickRule();
-      if (typeof ruleId === 'string' && id === undefined) void vscode.window.showWarningMessage(`Probe Lens has no rule "${ruleId}".`);
+      if (typeof ruleId === 'string' && id === undefined) void notify('warning', `Probe Lens has no rule "${ruleId}".`);
       if (id !== undefined) panel.show(id);
     }),
     panel,
@@ -59,7 +61,7 @@ class RuleDocPanel implements vscode.Disposable {
     const page = rulePage(info, doc);
     const panel = this.panel ?? this.create();
     panel.title = `${page.id} · ${page.name}`;
-    panel.webview.html = ruleDocHtml(page, randomBytes(16).toString('base64'));
+    panel.webview.html = ruleDocHtml(page, webviewNonce());
     panel.reveal(undefined, false);
   }
 
@@ -122,7 +124,7 @@ function blockHtml(block: Block): string {
     case 'list':
       return `<ul>\n${block.items.map((item) => `<li>${inlineHtml(item)}</li>`).join('\n')}\n</ul>`;
     case 'yaml':
-      return `<pre${block.reported === undefined ? '' : ` class="${block.reported ? 'reported' : 'not-reported'}"`}><code>${escapeHtml(block.text.trimEnd())}</code></pre>`;
+      return `<pre class="${block.reported ? 'reported' : 'not-reported'}"><code>${escapeHtml(block.text.trimEnd())}</code></pre>`;
   }
 }
 
@@ -147,10 +149,6 @@ function inlineHtml(text: string): string {
 
 function commandHref(command: string, ...args: string[]): string {
   return escapeHtml(`command:${command}${args.length ? `?${encodeURIComponent(JSON.stringify(args))}` : ''}`);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Theme colours and fonts only (`--vscode-*`), so the page follows light, dark and high-contrast themes. */

@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { exists } from './documents/fileNames';
+import type { Outcome } from './sessions/launcher';
+import { notify } from './sessions/notices';
 
 /**
  * The *Get Started with Probe Lens* walkthrough's commands (package.json `contributes.walkthroughs`).
@@ -23,8 +26,6 @@ const MANIFEST = 'web.yaml';
 const SCENARIO = 'web.scenario.yaml';
 /** A minute in 6 s: the example's first liveness kill comes 3 s into the simulation. */
 const WALKTHROUGH_SPEED = 10;
-
-type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
 class WalkthroughExample {
   constructor(
@@ -81,16 +82,7 @@ function besideAPage(): vscode.ViewColumn {
   return page ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function fail(reason: string): undefined {
-  void vscode.window.showErrorMessage(`Probe Lens: ${reason}`);
+  void notify('error', reason);
   return undefined;
 }

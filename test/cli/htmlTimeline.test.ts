@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { EngineEvent } from '../../src/core/engine/events';
-import { cspHash, htmlOutput, htmlText, jsonForHtml, PAGE_DATA_ELEMENT_ID, type PageAssets, pageAssetsOf, readPageAssets, writePage } from '../../src/cli/format/html';
+import { cspHash, htmlOutput, jsonForHtml, PAGE_DATA_ELEMENT_ID, type PageAssets, pageAssetsOf, readPageAssets, writePage } from '../../src/cli/format/html';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { TimelineHookState, TimelineTestHooks } from '../../src/webview/timeline/testHooks';
 import { CLI, runCli } from '../helpers/cli';
@@ -78,10 +78,6 @@ test('jsonForHtml: nothing that can close the element or be read as markup, and 
   assert.doesNotMatch(escaped, /[<>&\u2028\u2029]/);
   assert.deepEqual(JSON.parse(escaped), value);
   assert.equal(jsonForHtml('"<>&\u2028\u2029"'), '"\\u003c\\u003e\\u0026\\u2028\\u2029"');
-});
-
-test('htmlText: a title cannot open an element or leave an attribute', () => {
-  assert.equal(htmlText(`a<b>&"'`), 'a&#60;b&#62;&#38;&#34;&#39;');
 });
 
 test('cspHash: the base64 SHA-256 of the exact text, as a CSP source', () => {

@@ -68,7 +68,7 @@ function installExtension(vsix, workspaceCopy) {
   // startCodeServer keeps its profile, extensions and TMPDIR side by side in one throw-away folder,
   // the parent of its workspace copies.
   const root = dirname(dirname(workspaceCopy));
-  const extensionsDir = server.extensionsDir ?? join(root, 'extensions');
+  const { extensionsDir } = server;
   const output = execFileSync(
     codeServerBin(),
     ['--config', join(root, 'config.yaml'), '--user-data-dir', join(root, 'install-profile'), '--extensions-dir', extensionsDir, '--install-extension', vsix],
@@ -76,6 +76,13 @@ function installExtension(vsix, workspaceCopy) {
   );
   if (options.verbose) console.log(`    ${output.trim().replace(/\n/g, '\n    ')}`);
   return { output, extensionsDir };
+}
+
+/** The icon of a list row or of the details page is media/icon.png, loaded, not VS Code's default one. */
+async function assertPackagedIcon(icon, where) {
+  assert.match(await icon.getAttribute('src'), /media%2Ficon\.png/, 'the packaged icon, not the default one');
+  const size = await waitUntil(() => icon.evaluate((img) => img.complete && img.naturalWidth), `the icon ${where} to load`);
+  assert.equal(size, ICON_SIZE, 'the icon is media/icon.png, 128 px wide');
 }
 
 /** A walkthrough step's row, by its id in package.json. */
@@ -144,10 +151,7 @@ try {
     await page.keyboard.type('@installed probe lens');
     await row.waitFor({ timeout: 20_000 });
     assert.equal(plain(await row.locator('.name').innerText()), MANIFEST.displayName);
-    const icon = row.locator('img.icon');
-    assert.match(await icon.getAttribute('src'), /media%2Ficon\.png/, 'the packaged icon, not the default one');
-    const size = await waitUntil(() => icon.evaluate((img) => img.complete && img.naturalWidth), 'the icon in the list to load');
-    assert.equal(size, ICON_SIZE, 'the icon is media/icon.png, 128 px wide');
+    await assertPackagedIcon(row.locator('img.icon'), 'in the list');
   });
 
   await section('Details page');
@@ -163,10 +167,7 @@ try {
   });
 
   await step('the details page shows the icon', async () => {
-    const icon = header.locator('img.icon');
-    assert.match(await icon.getAttribute('src'), /media%2Ficon\.png/, 'the packaged icon, not the default one');
-    const size = await waitUntil(() => icon.evaluate((img) => img.complete && img.naturalWidth), 'the icon to load');
-    assert.equal(size, ICON_SIZE, 'the icon is media/icon.png, 128 px wide');
+    await assertPackagedIcon(header.locator('img.icon'), 'on the details page');
   });
 
   await section('README');

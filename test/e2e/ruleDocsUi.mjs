@@ -93,7 +93,7 @@ try {
   await enableDevelopmentPayload(page);
   await page.goto(workbenchUrl(server.port, { folder: server.copyWorkspace(options.workspace), extensionDevelopmentPath: options.ext }));
   const workbench = new Workbench(page);
-  console.log('Rule documentation');
+  await section('Rule documentation');
 
   await step(`${MANIFEST} opens with its findings in the Problems panel`, async () => {
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: MANIFEST }).first().click({ timeout: 60_000 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineEvent } from '../../core/engine/events';
+import { escapeHtml } from '../../core/text/html';
 import { runHeader } from '../../core/timeline/jsonl';
 import { DEFAULT_TIMELINE_CAPACITY, TimelineStore } from '../../core/timeline/store';
 import { type HostMessage, TIMELINE_PROTOCOL_VERSION, type TimelineClock } from '../../shared/protocol';
@@ -95,10 +96,6 @@ export function jsonForHtml(json: string): string {
   return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Text for an HTML text node or a quoted attribute. */
-export function htmlText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export interface HtmlPageOptions {
   readonly assets: PageAssets;
@@ -167,7 +164,7 @@ export function writePage(write: (text: string) => void, load: LoadMessage, asse
       `<meta http-equiv="Content-Security-Policy" content="${pageCsp(assets)}">`,
       '<meta name="viewport" content="width=device-width, initial-scale=1">',
       '<meta name="color-scheme" content="light dark">',
-      `<title>${htmlText(`Probe Lens — ${title}`)}</title>`,
+      `<title>${escapeHtml(`Probe Lens — ${title}`)}</title>`,
       `<style>${assets.css}</style>`,
       '</head>',
       '<body>',

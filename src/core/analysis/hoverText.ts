@@ -78,7 +78,7 @@ export function whyNeverActs(probe: ProbeModel, findings: readonly HoverFinding[
 }
 
 /** The hover's words for `whyNeverActs`. */
-export function neverRunsReason(probe: ProbeModel, findings: readonly HoverFinding[]): string | undefined {
+function neverRunsReason(probe: ProbeModel, findings: readonly HoverFinding[]): string | undefined {
   const why = whyNeverActs(probe, findings);
   switch (why?.kind) {
     case undefined:
@@ -110,7 +110,7 @@ const UNRESOLVED: Readonly<Record<ProbeType, string>> = {
 };
 
 /** The verdict and its timing, in one or two lines. */
-export function verdictLines(probe: ProbeModel): string[] {
+function verdictLines(probe: ProbeModel): string[] {
   const effective = probe.effective;
   const stretch = stretchNote(effective);
   switch (probe.type) {
@@ -167,7 +167,7 @@ function stretchNote(effective: EffectiveProbe): string | undefined {
 }
 
 /** Where the kubelet sends the probe (H1, T1, G1), `<pod IP>` named where the pod's address goes. */
-export function addressLine(probe: ProbeModel, handler: ProbeHandler): string {
+function addressLine(probe: ProbeModel, handler: ProbeHandler): string {
   const spec = probe.container.spec;
   const podIp = '`<pod IP>` is the pod\'s own IP address';
   const port = (p: number | string) => {
@@ -199,13 +199,13 @@ export function addressLine(probe: ProbeModel, handler: ProbeHandler): string {
   }
 }
 
-/** The session's latest attempts: with their times when it keeps them, else their outcomes. */
 /** "Last attempt", "Last 3 attempts". */
 function lastAttempts(count: number): string {
   return count === 1 ? 'Last attempt' : `Last ${count} attempts`;
 }
 
-export function attemptLines(live: LiveProbe): string[] {
+/** The session's latest attempts: with their times when it keeps them, else their outcomes. */
+function attemptLines(live: LiveProbe): string[] {
   const everyInstance = live.total && live.total.attempts !== live.attempts ? ` · every container instance: ${live.total.successes} of ${live.total.attempts} ok` : '';
   const counts = `${live.successes} of ${live.attempts} ok${everyInstance}`;
   const timed = live.recentAttempts ?? [];

@@ -1,4 +1,4 @@
-import { restartsLabel } from '../session/headline';
+import { killingWord, restartsLabel } from '../session/headline';
 import { trailingFailures } from '../session/outcomes';
 import type { ContainerSnapshot, KillMode } from '../session/snapshot';
 import type { ProbeSummary } from '../session/summary';
@@ -7,9 +7,6 @@ import type { ContainerSpec, IntOrString, ProbeHandler, ProbeModel } from '../ma
 import type { Range } from '../text/range';
 import type { NeverActs } from './hoverText';
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
-
-/** Shared with the Probes view and the headline: it lives with the session's state. */
-export { trailingFailures } from '../session/outcomes';
 
 /**
  * The words the editor shows for a probe or a container: code-lens titles and hover text. Pure
@@ -71,7 +68,7 @@ export function liveContainerTitle(container: ContainerSnapshot, kills: KillMode
     const left = container.backOffUntil === undefined ? '' : ` · restarting in ${shortDuration(container.backOffUntil - t)}`;
     return `CrashLoopBackOff${left} · ${restarts}`;
   }
-  if (container.killing?.restarts && container.state !== 'waiting') return `${kills === 'reported' ? 'would restart now' : 'restarting'} (${container.killing.probe} failed) · ${restarts}`;
+  if (container.killing && container.state !== 'waiting') return `${killingWord(container.killing, kills)} (${container.killing.probe} failed) · ${restarts}`;
   const parts = [container.started ? 'started' : 'not started', container.ready ? 'ready' : 'not ready', restarts];
   if (container.reason) parts.push(container.reason);
   return parts.join(' · ');

@@ -168,17 +168,10 @@ export class IncrementalChecker {
       const unreadable = isUnreadable(checked);
       const last = unreadable ? previous[slot] : undefined;
       readable.push(unreadable ? last : { text, checked });
-      if (last) {
-        const chunk: PlacedChunk = { firstLine: piece.firstLine, firstDocument, documents: last.checked.documents, stale: lineMapBetween(last.text, text) };
-        placed.push(chunk);
-        for (const finding of last.checked.findings) findings.push(staleFinding(finding, chunk));
-        for (const finding of checked.findings) if (isSyntaxFinding(finding)) findings.push(shiftFinding(finding, piece.firstLine, firstDocument));
-        firstDocument += last.checked.documents.length;
-        continue;
-      }
-      placed.push({ firstLine: piece.firstLine, firstDocument, documents: checked.documents });
-      for (const finding of checked.findings) findings.push(shiftFinding(finding, piece.firstLine, firstDocument));
-      firstDocument += checked.documents.length;
+      const shown = placeChunk(piece, firstDocument, checked, last);
+      placed.push(shown.chunk);
+      for (const finding of shown.findings) findings.push(finding);
+      firstDocument += shown.chunk.documents.length;
     }
     this.chunks = next;
     this.lastReadable = readable;
@@ -198,6 +191,20 @@ export class IncrementalChecker {
     const findings = checkEachDocument(manifest, { file: this.file, disabledRules: settings.disabledRules, context: settings.context });
     return { documents: manifest.documents, findings };
   }
+}
+
+/**
+ * What a chunk shows: what was read from its text, or, when that does not parse and an earlier
+ * text did (`last`), that earlier text's models and findings moved onto the current lines, with
+ * the syntax error of the current one.
+ */
+function placeChunk(piece: { text: string; firstLine: number }, firstDocument: number, checked: CheckedChunk, last: ReadableChunk | undefined): { chunk: PlacedChunk; findings: Finding[] } {
+  if (!last) {
+    return { chunk: { firstLine: piece.firstLine, firstDocument, documents: checked.documents }, findings: checked.findings.map((f) => shiftFinding(f, piece.firstLine, firstDocument)) };
+  }
+  const chunk: PlacedChunk = { firstLine: piece.firstLine, firstDocument, documents: last.checked.documents, stale: lineMapBetween(last.text, piece.text) };
+  const syntax = checked.findings.filter(isSyntaxFinding).map((f) => shiftFinding(f, piece.firstLine, firstDocument));
+  return { chunk, findings: [...last.checked.findings.map((f) => staleFinding(f, chunk)), ...syntax] };
 }
 
 /** Some document of the chunk is not YAML kubectl reads (a template is read as far as it goes, and is not). */

@@ -17,7 +17,7 @@ import { appendToMap, insertAt, insertIntoSequenceAfter, textOf, yamlScalar } fr
  * attempt would fail). So the fix gives the client 1 s and raises timeoutSeconds to 2, unless
  * that would make timeoutSeconds longer than periodSeconds (L12): then it offers nothing.
  */
-export const CLIENT_TIMEOUT_SECONDS = 1;
+const CLIENT_TIMEOUT_SECONDS = 1;
 const PROBE_TIMEOUT_SECONDS = CLIENT_TIMEOUT_SECONDS + 1;
 
 /**

@@ -1,8 +1,10 @@
 import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS } from '../analysis/timing';
 import type { ContainerModel, ProbeModel } from '../manifest';
 import type { TextEdit } from '../rules/types';
-import { comparePositions, containsPosition, type Position, type Range, shiftRange } from '../text/range';
+import { type Range, shiftRange } from '../text/range';
 import { lineBreakOf, splitLines } from './text';
+import { writtenInContainer } from './written';
+import { insertAt, isFlowAt, linesAfter, textOf } from './yamlText';
 
 /** The startupProbe that was derived, and the edit that adds it. */
 export interface DerivedStartupProbe {
@@ -32,7 +34,7 @@ export function startupProbeObstacle(container: ContainerModel): string | undefi
   if (container.probe('startup')) return `container "${container.name}" already has a startupProbe`;
   if (!liveness.effective.handler) return `the livenessProbe of container "${container.name}" has no handler to copy`;
   if (liveness.effective.periodSeconds < 1) return `the livenessProbe of container "${container.name}" has an invalid periodSeconds`;
-  if (!writtenInside(liveness, container)) return `the livenessProbe of container "${container.name}" comes from an alias or merge key: add the startupProbe where it is written`;
+  if (!writtenInContainer(container, 'livenessProbe')) return `the livenessProbe of container "${container.name}" comes from an alias or merge key: add the startupProbe where it is written`;
   return undefined;
 }
 
@@ -73,7 +75,7 @@ export function deriveStartupProbe(container: ContainerModel, text: string, budg
     ...(timeoutSeconds !== undefined ? [['timeoutSeconds', timeoutSeconds] as [string, number]] : []),
   ];
   const lineBreak = lineBreakOf(text);
-  const edit = isFlowMapAt(lines, source.container.start) ? flowInsertion(lines, lineBreak, source, fields) : blockInsertion(lines, lineBreak, source, fields);
+  const edit = isFlowAt(lines, source.container.start) ? flowInsertion(lines, lineBreak, source, fields) : blockInsertion(lines, lineBreak, source, fields);
   return { ok: true, probe: { edit, failureThreshold, periodSeconds, ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), budgetSeconds: failureThreshold * periodSeconds } };
 }
 
@@ -99,34 +101,13 @@ function probeSource(liveness: ProbeModel, container: ContainerModel, lineOffset
   };
 }
 
-/**
- * The probe's key and value are in the container's own text: not an alias (`livenessProbe: *x`,
- * whose value is the anchor's) and not merged in with `<<`. An edit there would land elsewhere.
- */
-function writtenInside(liveness: ProbeModel, container: ContainerModel): boolean {
-  const value = liveness.locate('')?.value;
-  return value !== undefined && within(liveness.keyRange, container.range) && comparePositions(value.start, liveness.keyRange.end) >= 0;
-}
-
-function within(inner: Range, outer: Range): boolean {
-  return containsPosition(outer, inner.start) && containsPosition(outer, inner.end);
-}
-
-function isFlowMapAt(lines: readonly string[], position: Position): boolean {
-  return lines[position.line]?.charAt(position.character) === '{';
-}
-
 /** The handler's text from its key to the end of its value, one entry per line. */
 function handlerLines(lines: readonly string[], source: ProbeSource): string[] {
-  const { start } = source.handlerKey;
-  const { end } = source.handlerValue;
-  const taken = lines.slice(start.line, end.line + 1);
-  const last = taken.length - 1;
-  return taken.map((line, i) => line.slice(i === 0 ? start.character : 0, i === last ? end.character : undefined));
+  return textOf(lines, { start: source.handlerKey.start, end: source.handlerValue.end }).text.split('\n');
 }
 
 /**
- * A block-style `startupProbe:` on the lines right after the liveness probe's last line, its key
+ * A block-style `startupProbe:` on new lines after the liveness probe's last line, its key
  * aligned with `livenessProbe` and its fields with liveness's own fields (2 deeper when liveness
  * is a flow map). The handler keeps its lines; continuation lines move with its key, and stay
  * deeper than it, as a multi-line flow value must.
@@ -144,20 +125,14 @@ function blockInsertion(lines: readonly string[], lineBreak: string, source: Pro
     ...rest.map((line) => reindent(line, shift, fieldColumn + 1)),
     ...fields.map(([name, value]) => `${pad(fieldColumn)}${name}: ${value}`),
   ];
-  const afterLine = source.value.end.line;
-  if (afterLine + 1 < lines.length) {
-    return { range: pointAt({ line: afterLine + 1, character: 0 }), newText: block.map((line) => line + lineBreak).join('') };
-  }
-  // The probe ends the file without a final line break: the block goes after it on new lines.
-  const endOfText = { line: afterLine, character: (lines[afterLine] ?? '').length };
-  return { range: pointAt(endOfText), newText: block.map((line) => lineBreak + line).join('') };
+  return linesAfter(lines, lineBreak, source.value.end.line, block);
 }
 
 /** Inside a flow-style container (`{name: web, livenessProbe: {…}}`) only a flow entry fits. */
 function flowInsertion(lines: readonly string[], lineBreak: string, source: ProbeSource, fields: readonly [string, number][]): TextEdit {
   const handler = handlerLines(lines, source).join(lineBreak);
   const entries = [handler, ...fields.map(([name, value]) => `${name}: ${value}`)].join(', ');
-  return { range: pointAt(source.value.end), newText: `, startupProbe: {${entries}}` };
+  return insertAt(source.value.end, `, startupProbe: {${entries}}`);
 }
 
 /** Moves a line by `shift` columns of leading spaces, but not left of `minimum`; blank lines stay blank. */
@@ -166,10 +141,6 @@ function reindent(line: string, shift: number, minimum: number): string {
   if (content === '') return '';
   const indentation = line.length - content.length;
   return ' '.repeat(Math.max(indentation + shift, minimum)) + content;
-}
-
-function pointAt(position: Position): Range {
-  return { start: position, end: position };
 }
 
 const BUDGET_UNITS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, min: 60, h: 3600 };

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { runBounded, spawnInGroup } from '../probers/boundedProcess';
 import type { PodSpecModel } from '../manifest';
-import { classifyKubectlError, type KubectlError, kubectlTimedOut, sentenceEnd } from './kubectlErrors';
+import { sentenceEnd } from '../text/sentence';
+import { classifyKubectlError, type KubectlError, kubectlTimedOut } from './kubectlErrors';
 
 /** Which kubectl, and the environment it runs with (KUBECONFIG, PATH …). */
 export interface KubectlConfig {
@@ -61,7 +62,7 @@ export function spawnKubectl(kubectl: KubectlConfig, args: readonly string[]): C
 }
 
 /** `kubectl` not on PATH is the first thing a user meets: say which setting names it. */
-export function notStartedText(kubectl: KubectlConfig, error: unknown): string {
+function notStartedText(kubectl: KubectlConfig, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (kubectl.namedBy) return namedNotStartedText(kubectl.path, kubectl.namedBy, code, error);
   if (code === 'ENOENT') return `kubectl not found: "${kubectl.path}" (install kubectl, or name it with --kubectl PATH / the probeLens.kubectlPath setting)`;
@@ -207,7 +208,7 @@ export async function findClusterPod(kubectl: KubectlConfig, spec: PodSpecModel,
 function lookupFailure(spec: PodSpecModel, namespace: string | undefined, command: string, result: Extract<KubectlResult, { kind: 'exited' }>): PodLookup {
   const text = result.stderr.toString('utf8');
   const stderr = text.length > MAX_LOGGED_STDERR ? text.slice(-MAX_LOGGED_STDERR) : text;
-  const error = text.trim() ? classifyKubectlError(text) : classifyKubectlError(`exit code ${result.exitCode}`);
+  const error = classifyKubectlError(text.trim() ? text : `exit code ${result.exitCode}`);
   if (error.kind === 'not-found' && spec.objectKind === 'Pod') return { ok: false, error: `no ${describeObject(spec)} in ${whereText(namespace)}` };
   return { ok: false, error: error.sentence, kubectl: { error, command, stderr } };
 }

@@ -1,3 +1,5 @@
+import { clip, sentenceEnd } from '../text/sentence';
+
 /**
  * kubectl's stderr, read for people. kubectl writes what went wrong several ways at once: klog
  * lines from client-go (`E1124 10:00:00.123456   1234 memcache.go:265] "Unhandled Error"
@@ -289,18 +291,6 @@ function action(verb: string, resource: string): string {
 
 function singular(resource: string): string {
   return resource.endsWith('s') ? resource.slice(0, -1) : resource;
-}
-
-/** At most `max` characters, cut at the last space before it (never inside a word), marked with `…`. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.lastIndexOf(' ', max - 1);
-  return `${text.slice(0, cut > max / 2 ? cut : max - 1).replace(/[\s,;:]+$/, '')}…`;
-}
-
-/** A text as the end of a sentence: a full stop unless it already ends like one. */
-export function sentenceEnd(text: string): string {
-  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 /** A Go-quoted string's contents (`\"` `\\` `\n` `\t` `\uXXXX`); malformed escapes are kept as written. */

@@ -60,7 +60,7 @@ function sameStart(a: Finding, b: Finding): boolean {
 }
 
 /** The probe (`liveness`) and the field inside it (`httpGet.port`) a path names, if any. */
-export function probeFieldOf(path: string): { readonly probe?: string; readonly field: string } {
+function probeFieldOf(path: string): { readonly probe?: string; readonly field: string } {
   const match = /(liveness|readiness|startup)Probe(?:\.(.+))?$/.exec(path);
   if (match) return { probe: match[1], field: match[2] ?? '' };
   const container = /(?:containers|initContainers|ephemeralContainers)\[\d+\]\.(.+)$/.exec(path);

@@ -35,12 +35,22 @@ export interface Headline extends Condition {
   readonly container?: string;
 }
 
+/**
+ * What a kill under way is called, on every surface: `stopping` when nothing restarts the
+ * container (restartPolicy Never), `would restart now` where Probe Lens only reports the kubelet's
+ * kills (local and cluster sessions), `restarting` where the simulation carries them out.
+ */
+export function killingWord(killing: NonNullable<ContainerSnapshot['killing']>, kills: KillMode): string {
+  if (!killing.restarts) return 'stopping';
+  return kills === 'reported' ? 'would restart now' : 'restarting';
+}
+
 /** One container's condition: what is worst about it now. */
 export function containerCondition(container: ContainerSnapshot, kills: KillMode): Condition {
   const restarts = restartsText(container, kills);
   if (container.state === 'waiting' && container.reason === 'CrashLoopBackOff') return condition('crashLoop', `CrashLoopBackOff · ${restarts}`);
   if (container.killing && container.state !== 'waiting') {
-    if (!container.killing.restarts) return condition('restarting', `stopping (${container.killing.probe} failed)`);
+    if (!container.killing.restarts) return condition('restarting', `${killingWord(container.killing, kills)} (${container.killing.probe} failed)`);
     return condition('restarting', kills === 'reported' ? `would restart now · ${container.restarts}×${causeText(container)}` : `restarting · ${restarts}`);
   }
   if (container.state === 'terminated') {

@@ -23,9 +23,8 @@ class ProbeFold {
   containerId = '';
   attempts = 0;
   successes = 0;
-  recent: ProbeResult[] = [];
-  last: AttemptRecord | undefined;
   result: CachedResult | undefined;
+  /** Newest last; the outcomes (`recent`) and the newest (`last`) are read from it. */
   recentAttempts: AttemptRecord[] = [];
   totalAttempts = 0;
   totalSuccesses = 0;
@@ -40,20 +39,20 @@ class ProbeFold {
     this.containerId = containerId;
     this.attempts = 0;
     this.successes = 0;
-    this.recent = [];
     this.recentAttempts = [];
-    this.last = undefined;
     this.result = undefined;
+    this.frozen = undefined;
   }
 
   freeze(): ProbeSnapshot {
-    const last = this.last;
-    return (this.frozen ??= Object.freeze({
+    if (this.frozen) return this.frozen;
+    const last = this.recentAttempts.at(-1);
+    return (this.frozen = Object.freeze({
       type: this.type,
       containerId: this.containerId,
       attempts: this.attempts,
       successes: this.successes,
-      recent: Object.freeze([...this.recent]),
+      recent: Object.freeze(this.recentAttempts.map(outcomeOf)),
       lastOutput: last?.output ?? '',
       lastError: last?.error,
       lastDurationMs: last?.durationMs ?? 0,
@@ -223,10 +222,7 @@ export class SessionState {
       container.killing = undefined;
       container.startedAt = event.t;
       container.finishedAt = undefined;
-      for (const probe of container.probes.values()) {
-        probe.startInstance(event.containerId);
-        probe.frozen = undefined;
-      }
+      for (const probe of container.probes.values()) probe.startInstance(event.containerId);
     } else if (event.state === 'terminated') {
       container.finishedAt = event.t;
       // Killed by a probe, the kill said so already; otherwise the process ended by itself.
@@ -247,9 +243,7 @@ export class SessionState {
       if (probe.containerId !== event.containerId) probe.startInstance(event.containerId);
       probe.attempts++;
       if (counted) probe.successes++;
-      push(probe.recent, event.error !== undefined ? 'unknown' : event.outcome);
       push(probe.recentAttempts, event);
-      probe.last = event;
     }
     this.touch(pod, container, probe);
   }
@@ -296,6 +290,11 @@ export class SessionState {
 /** An event about the container's current instance (or about one before any was reported). */
 function isCurrent(container: ContainerFold, containerId: string): boolean {
   return container.containerId === '' || container.containerId === containerId;
+}
+
+/** A prober error is no outcome of the app's (P5): it shows as `unknown`. */
+function outcomeOf(attempt: AttemptRecord): ProbeResult {
+  return attempt.error !== undefined ? 'unknown' : attempt.outcome;
 }
 
 function push<T>(list: T[], item: T): void {

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { PROBE_TYPES, type ProbeType } from '../../core/manifest';
+import { isManifestLanguage } from '../documents/manifestModels';
+import type { ProbingSession } from '../sessions/probingSession';
+import type { Sessions } from '../sessions/sessions';
 import { isProbeTreeNode, type ProbeTreeNode } from '../tree/nodes';
 
 /**
@@ -85,4 +88,19 @@ function isUriLike(value: unknown): value is { scheme: string; path: string; aut
 
 function isProbeType(value: unknown): value is ProbeType {
   return typeof value === 'string' && (PROBE_TYPES as readonly string[]).includes(value);
+}
+
+/** The manifest in the active editor, if it is YAML. */
+export function activeManifest(): vscode.Uri | undefined {
+  const document = vscode.window.activeTextEditor?.document;
+  return document && isManifestLanguage(document) ? document.uri : undefined;
+}
+
+/** The running session a command is about: its tree row's, the one with that id or manifest, else the active manifest's. */
+export function sessionOf(target: CommandTarget, sessions: Sessions): ProbingSession | undefined {
+  if (target.node) return target.node.session.isStopped ? undefined : target.node.session;
+  if (target.sessionId) return sessions.byId(target.sessionId);
+  if (target.uri) return sessions.forDocument(target.uri);
+  const active = activeManifest();
+  return active ? sessions.forDocument(active) : undefined;
 }

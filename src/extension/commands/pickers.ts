@@ -86,7 +86,7 @@ const MAX_MANIFEST_BYTES = 1024 * 1024;
 const MENTIONS_CONTAINERS = /\bcontainers\s*:/;
 
 /** A YAML file of the workspace that holds pod specs, and what they are (`Deployment web, Pod api`). */
-export interface WorkspaceManifest {
+interface WorkspaceManifest {
   readonly uri: vscode.Uri;
   readonly pods: readonly string[];
 }
@@ -96,7 +96,7 @@ export interface WorkspaceManifest {
  * scenario file's `containers:` does not count), sorted by path; node_modules and what
  * `files.exclude` hides are skipped.
  */
-export async function workspaceManifests(): Promise<WorkspaceManifest[]> {
+async function workspaceManifests(): Promise<WorkspaceManifest[]> {
   const yaml = await vscode.workspace.findFiles('**/*.{yaml,yml}', undefined, MAX_FOUND_FILES);
   const files = yaml.filter((uri) => !uri.path.includes('/node_modules/')).slice(0, MAX_MANIFEST_FILES);
   const found = await Promise.all(files.map(manifestAt));

@@ -5,7 +5,6 @@ import { probingRefusal } from '../safety/trust';
 import type { LocalStarted, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
 import type { ProbingSession } from '../sessions/probingSession';
 import { baseName } from '../documents/fileNames';
-import { isManifestLanguage } from '../documents/manifestModels';
 import { createScenario, scenariosBeside } from '../sessions/scenarioFiles';
 import { scenarioFileName } from '../sessions/scenarioTemplate';
 import type { Sessions } from '../sessions/sessions';
@@ -14,7 +13,7 @@ import type { TimelinePanel } from '../timeline/timelinePanel';
 import type { TimelinePanels } from '../timeline/timelinePanels';
 import { MAP_PORT, mapPort } from '../sessions/portMapHint';
 import { notify, openSettingAction, type Remedy, remedyActions } from '../sessions/notices';
-import { type CommandTarget, readTarget } from './args';
+import { activeManifest, type CommandTarget, readTarget, sessionOf } from './args';
 import { pickContainer, pickManifest, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
 
 export interface ProbingCommandDeps {
@@ -70,7 +69,7 @@ class ProbingCommands {
 
   /** `stopProbing([row | uri | {uri} | {sessionId}])` → how many sessions stopped. */
   async stopProbing(target: CommandTarget): Promise<number> {
-    const named = this.sessionOf(target);
+    const named = sessionOf(target, this.deps.sessions);
     const session = named ?? (target.uri || target.sessionId ? undefined : await pickSession(this.deps.sessions.all, 'Stop Probing'));
     if (!session) return 0;
     session.dispose();
@@ -137,7 +136,7 @@ class ProbingCommands {
    * (`RestartOutcome`); without a container, one of a simulation's is picked.
    */
   async restartContainer(target: CommandTarget): Promise<RestartOutcome | 'unknown-pod' | undefined> {
-    const named = this.sessionOf(target);
+    const named = sessionOf(target, this.deps.sessions);
     const session = named ?? (target.uri || target.sessionId ? undefined : await pickSession(this.deps.sessions.all.filter((s) => s.kind === 'simulated'), 'Restart Container'));
     if (!session) return this.fail('Restart Container needs a running simulation: start one with Probe Lens: Simulate…');
     if (session.kind !== 'simulated') return this.fail(`Restart Container works in simulations: a ${session.kind} session only observes ${session.kind === 'cluster' ? 'the pod' : 'your process'} and never kills it, so restart it yourself or simulate the manifest (Probe Lens: Simulate…)`);
@@ -168,7 +167,7 @@ class ProbingCommands {
     // A row of the ended session (kept in the Probes view to be reviewed) opens its timeline too.
     const ended = this.deps.sessions.ended;
     const reviewed = ended && (target.node?.session === ended || target.sessionId === ended.id) ? ended : undefined;
-    const session = reviewed ?? this.sessionOf(target) ?? (target.uri ? undefined : await pickSession(this.deps.sessions.all, 'Open Timeline'));
+    const session = reviewed ?? sessionOf(target, this.deps.sessions) ?? (target.uri ? undefined : await pickSession(this.deps.sessions.all, 'Open Timeline'));
     if (!session) return this.fail('the timeline shows a running session: start probing or a simulation first (or open a recording: Probe Lens: Open Timeline from File…)');
     const pod = target.pods?.[0];
     const lanes = pod === undefined ? [] : lanesOf(session.snapshot, pod, target.container, target.container !== undefined ? target.probe : undefined);
@@ -200,14 +199,6 @@ class ProbingCommands {
     return picked.value;
   }
 
-  private sessionOf(target: CommandTarget): ProbingSession | undefined {
-    if (target.node) return target.node.session.isStopped ? undefined : target.node.session;
-    if (target.sessionId) return this.deps.sessions.byId(target.sessionId);
-    if (target.uri) return this.deps.sessions.forDocument(target.uri);
-    const active = activeManifest();
-    return active ? this.deps.sessions.forDocument(active) : undefined;
-  }
-
   /** The pods named, or picked when the manifest has several; `undefined`: the user dismissed the picker. */
   private async choosePods(uri: vscode.Uri, target: CommandTarget, action: string): Promise<{ value: readonly string[] | undefined } | undefined> {
     if (target.pods) return { value: target.pods };
@@ -215,11 +206,6 @@ class ProbingCommands {
     if (!manifest.ok) return { value: undefined }; // the start reports why
     return pickPods(manifest.value.pods, action);
   }
-}
-
-function activeManifest(): vscode.Uri | undefined {
-  const document = vscode.window.activeTextEditor?.document;
-  return document && isManifestLanguage(document) ? document.uri : undefined;
 }
 
 function inform(message: string): void {

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import type { NextEvent } from '../../core/session/playback';
 import { virtualTime } from '../../core/session/headline';
-import { isManifestLanguage } from '../documents/manifestModels';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
-import { readTarget } from './args';
+import { readTarget, sessionOf } from './args';
 import { pickSession } from './pickers';
+import { notify } from '../sessions/notices';
 
-const PREFIX = 'Probe Lens: ';
 /** Virtual seconds per real second the speed picker offers. */
 const SIMULATION_SPEEDS: readonly number[] = [1, 10, 60, 600, 3600];
 
@@ -54,7 +53,7 @@ async function setSpeed(session: ProbingSession, given: number | undefined): Pro
 /** `nextSimulationEvent([row | {sessionId | uri}])` → the jump (`at`: virtual ms); the simulation stays paused there. */
 function nextEvent(session: ProbingSession): NextEvent | undefined {
   const jumped = session.simulation?.nextEvent();
-  if (jumped && !jumped.ok) void vscode.window.showInformationMessage(`${PREFIX}${session.label} stays at ${virtualTime(session.elapsedSeconds)}: ${jumped.reason}.`);
+  if (jumped && !jumped.ok) void notify('info', `${session.label} stays at ${virtualTime(session.elapsedSeconds)}: ${jumped.reason}.`);
   return jumped;
 }
 
@@ -75,20 +74,16 @@ function formatSeconds(seconds: number): string {
 /** The simulation a command is about: the row's, the one named, the active manifest's, else one picked. */
 async function simulationOf(sessions: Sessions, args: readonly unknown[], title: string): Promise<ProbingSession | undefined> {
   const target = readTarget(args);
-  const named = target.node?.session ?? (target.sessionId ? sessions.byId(target.sessionId) : target.uri ? sessions.forDocument(target.uri) : activeSimulation(sessions));
+  const named = sessionOf(target, sessions);
   const simulations = sessions.all.filter((s) => s.simulation !== undefined);
-  const session = named ?? (target.node || target.sessionId || target.uri ? undefined : await pickSession(simulations, title));
+  // Named by the command's arguments: that one. Otherwise the active manifest's, if a simulation, or one picked.
+  const given = target.node !== undefined || target.sessionId !== undefined || target.uri !== undefined;
+  const session = given || named?.simulation ? named : await pickSession(simulations, title);
   if (!session || session.isStopped || !session.simulation) return fail(`${title} needs a running simulation: start one with Probe Lens: Simulate…`);
   return session;
 }
 
-function activeSimulation(sessions: Sessions): ProbingSession | undefined {
-  const document = vscode.window.activeTextEditor?.document;
-  const session = document && isManifestLanguage(document) ? sessions.forDocument(document.uri) : undefined;
-  return session?.simulation ? session : undefined;
-}
-
 function fail(reason: string): undefined {
-  void vscode.window.showErrorMessage(PREFIX + reason);
+  void notify('error', reason);
   return undefined;
 }

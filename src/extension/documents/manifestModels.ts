@@ -94,7 +94,7 @@ export class ManifestModels implements vscode.Disposable {
   }
 
   /** The settings a document is checked with: its workspace folder's (a folder may override the workspace's). */
-  settingsOf(document: vscode.TextDocument): ProbeLensSettings {
+  private settingsOf(document: vscode.TextDocument): ProbeLensSettings {
     const key = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.toString() ?? '';
     let settings = this.settingsByFolder.get(key);
     if (!settings) {
@@ -112,15 +112,6 @@ export class ManifestModels implements vscode.Disposable {
     return this.refresh(document);
   }
 
-  /**
-   * What code lenses show: the snapshot of the current version, read now if the debounce has not
-   * fired (VS Code asks only once typing has paused, and a provider that waits makes it wait
-   * longer next time).
-   */
-  forLenses(document: vscode.TextDocument): ManifestSnapshot {
-    return this.get(document);
-  }
-
   /** The findings of this read wait for its code lenses to be shown (`showWithLenses`). */
   awaitsLenses(document: vscode.TextDocument, snapshot: ManifestSnapshot): boolean {
     return this.entries.get(document.uri.toString())?.unshown?.update.snapshot === snapshot;
@@ -130,11 +121,6 @@ export class ManifestModels implements vscode.Disposable {
   showWithLenses(document: vscode.TextDocument, snapshot: ManifestSnapshot): void {
     const entry = this.entries.get(document.uri.toString());
     if (entry?.unshown && entry.unshown.update.snapshot === snapshot) this.showNow(entry);
-  }
-
-  /** The snapshot last read for a document, whatever its version (for surfaces that may lag). */
-  latest(uri: vscode.Uri): ManifestSnapshot | undefined {
-    return this.entries.get(uri.toString())?.snapshot;
   }
 
   private schedule(document: vscode.TextDocument): void {

@@ -52,7 +52,9 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const snapshot = this.models.forLenses(document);
+    // The current version, read now if the debounce has not fired: VS Code asks only once typing
+    // has paused, and a provider that made it wait would have it wait longer next time.
+    const snapshot = this.models.get(document);
     const names = podNamesOf(snapshot);
     const probing = this.live.isProbing(document.uri);
     const lenses: vscode.CodeLens[] = [];

@@ -19,7 +19,7 @@ import { type ProbeLensSettings, readSettings } from '../settings';
 import { kubeletEventLogger } from './kubeletEventLog';
 import { clusterDetail, createClusterSession, findClusterPods } from './clusterSession';
 import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
-import { indentBlock, KUBECTL_NAMED_BY, kubectlRemedy, notify, type Remedy } from './notices';
+import { KUBECTL_NAMED_BY, kubectlRemedy, notify, type Remedy, stderrBlock } from './notices';
 import { PortMapHint } from './portMapHint';
 import { TunnelNotices } from './tunnelNotices';
 import type { ProbingSession } from './probingSession';
@@ -226,7 +226,7 @@ export class SessionLauncher {
   /** kubectl's whole complaint goes to the log; the user gets its meaning in a sentence, and a way to the log. */
   private kubectlFailed(name: string, failure: KubectlFailure): { ok: false; reason: string; remedy: Remedy } {
     const { error, command, stderr } = failure;
-    this.log.error(`[${name}] ${command} failed (${error.kind}): ${error.sentence}${stderr.trim() ? `\n${indentBlock(stderr.trim())}` : ''}`);
+    this.log.error(`[${name}] ${command} failed (${error.kind}): ${error.sentence}${stderrBlock(stderr)}`);
     return { ok: false, reason: error.sentence, remedy: kubectlRemedy(error) };
   }
 

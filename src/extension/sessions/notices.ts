@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { KubectlError } from '../../core/k8s/kubectlErrors';
+import { sentenceEnd } from '../../core/text/sentence';
 
 /** Every notification of the extension starts so: VS Code shows no sender for a toast. */
 export const PREFIX = 'Probe Lens: ';
 
-export const OPEN_SETTINGS = 'Open Settings';
-export const SHOW_OUTPUT = 'Show Output';
-export const MANAGE_TRUST = 'Manage Workspace Trust';
+const OPEN_SETTINGS = 'Open Settings';
+const SHOW_OUTPUT = 'Show Output';
+const MANAGE_TRUST = 'Manage Workspace Trust';
 
 /**
  * What can be done about a failure, besides reading it: each becomes a button. Carried with the
@@ -45,8 +46,8 @@ export async function notify(severity: Severity, text: string, actions: readonly
 }
 
 /** `Probe Lens: ` and the text as a sentence (a full stop at its end); a text that names the product already keeps its own start. */
-export function noticeText(text: string): string {
-  const sentence = /[.!?…]$/.test(text) ? text : `${text}.`;
+function noticeText(text: string): string {
+  const sentence = sentenceEnd(text);
   return sentence.startsWith('Probe Lens') ? sentence : PREFIX + sentence;
 }
 
@@ -87,10 +88,8 @@ export function kubectlRemedy(error: KubectlError): Remedy {
 /** How kubectl is named in the extension, for the sentence when it cannot be found. */
 export const KUBECTL_NAMED_BY = 'the probeLens.kubectlPath setting';
 
-/** kubectl's stderr under the log line that names it, indented so it reads as one entry. */
-export function indentBlock(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n');
+/** kubectl's stderr on lines under the log line that names it, indented so it reads as one entry; '' when it wrote nothing. */
+export function stderrBlock(stderr: string): string {
+  const text = stderr.trim();
+  return text ? `\n${text.split('\n').map((line) => `    ${line}`).join('\n')}` : '';
 }

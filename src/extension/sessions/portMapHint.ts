@@ -32,7 +32,7 @@ export class PortMapHint {
 }
 
 /** `nothing listens on 127.0.0.1:8080 — map container port 8080 to a local port?` */
-export function nothingListensText(refusal: PortRefusal): string {
+function nothingListensText(refusal: PortRefusal): string {
   const address = joinHostPort(refusal.host, refusal.localPort);
   if (refusal.localPort === refusal.containerPort) return `nothing listens on ${address} — map container port ${refusal.containerPort} to a local port?`;
   return `nothing listens on ${address}, where container port ${refusal.containerPort} is mapped — map it to another local port?`;
@@ -58,7 +58,7 @@ export async function mapPort(manifest: vscode.Uri, containerPort: number, log: 
 }
 
 /** Why a typed local port will not do, or `undefined` when it will. */
-export function localPortProblem(text: string, containerPort: number): string | undefined {
+function localPortProblem(text: string, containerPort: number): string | undefined {
   const trimmed = text.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || Number(trimmed) > 65535) return 'A port is a whole number from 1 to 65535.';
   if (Number(trimmed) === containerPort) return `Port ${containerPort} is the one probed now: type the port your app listens on.`;
@@ -71,7 +71,7 @@ export function localPortProblem(text: string, containerPort: number): string | 
  * that level are kept (VS Code merges object settings across levels, so the others stay in force
  * too). Resolves with where it was written, for people.
  */
-export async function writePortMapping(manifest: vscode.Uri, containerPort: number, localPort: number): Promise<string> {
+async function writePortMapping(manifest: vscode.Uri, containerPort: number, localPort: number): Promise<string> {
   const config = vscode.workspace.getConfiguration('probeLens', manifest);
   const inspected = config.inspect<Record<string, unknown>>('local.portMap');
   const level = settingsLevel(manifest);

@@ -54,8 +54,6 @@ export interface SessionOptions {
   readonly onKubeletEvent?: (session: ProbingSession, event: Extract<EngineEvent, { type: 'event' }>) => void;
   /** Events kept for the timeline (`probeLens.timeline.maxEvents`); default `DEFAULT_TIMELINE_CAPACITY`. */
   readonly timelineCapacity?: number;
-  /** Session seconds per real second: a simulation's speed; 1 (the default) on the wall clock. */
-  readonly rate?: number;
 }
 
 /** Sees every event of a session as it is recorded. */
@@ -92,8 +90,6 @@ export class ProbingSession implements vscode.Disposable {
   private readonly throttle = new Throttle(SNAPSHOT_INTERVAL_MS, () => this.publish());
   private ticker: NodeJS.Timeout | undefined;
   private endedSeconds: number | undefined;
-  /** Engine events recorded so far (the timeline store may have dropped some). */
-  private recorded = 0;
   private readonly owned: vscode.Disposable[] = [];
   private desired: readonly DesiredPod[] = [];
   /** Per probe key, what its worker depends on: an edit that changes it starts the probe's counts afresh. */
@@ -155,7 +151,7 @@ export class ProbingSession implements vscode.Disposable {
 
   /** Session seconds per real second (a simulation's speed now; 1 on the wall clock). */
   get rate(): number {
-    return this.engine.playback?.speed ?? this.options.rate ?? 1;
+    return this.engine.playback?.speed ?? 1;
   }
 
   /**
@@ -275,7 +271,6 @@ export class ProbingSession implements vscode.Disposable {
   private record(event: EngineEvent): void {
     this.live.apply(event);
     this.events.push(event);
-    this.recorded++;
     const listeners = this.recordListeners;
     for (let i = 0; i < listeners.length; i++) (listeners[i] as RecordListener)(event);
     if (event.type === 'event') this.options.onKubeletEvent?.(this, event);
@@ -316,8 +311,9 @@ export class ProbingSession implements vscode.Disposable {
       nextEvent: () =>
         publishing(() => {
           if (this.stopped) return { ok: false, reason: 'the simulation has stopped' } as const;
-          const before = this.recorded;
-          return playback.nextEvent(() => this.recorded > before);
+          // `total` counts every event recorded, those the timeline store has since dropped too.
+          const before = this.events.total;
+          return playback.nextEvent(() => this.events.total > before);
         }),
     };
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseScenario, type ScenarioResult } from '../../core/scenario/parse';
-import { baseName } from '../documents/fileNames';
+import { baseName, exists } from '../documents/fileNames';
 import { SCENARIO_FILE, scenarioFileName, scenarioTemplate } from './scenarioTemplate';
 
 /** The scenario files beside a manifest, those named after it first. */
@@ -41,11 +41,3 @@ export async function readScenario(uri: vscode.Uri): Promise<ScenarioResult> {
   }
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProbeType } from '../../core/manifest';
-import type { ContainerSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
+import type { ContainerSnapshot, SessionSnapshot } from '../../core/session/snapshot';
 import type { LiveState } from '../editor/liveState';
 import type { ProbingSession, SessionKind } from './probingSession';
 
@@ -80,12 +79,9 @@ export class Sessions implements LiveState, vscode.Disposable {
     return this.forDocument(uri)?.state;
   }
 
+  /** A container of the manifest's running session, as last published. */
   container(uri: vscode.Uri, pod: string, container: string): ContainerSnapshot | undefined {
     return this.snapshot(uri)?.pods.get(pod)?.containers.get(container);
-  }
-
-  probe(uri: vscode.Uri, pod: string, container: string, type: ProbeType): ProbeSnapshot | undefined {
-    return this.container(uri, pod, container)?.probes.get(type);
   }
 
   dispose(): void {

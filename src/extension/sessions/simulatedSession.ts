@@ -24,7 +24,7 @@ export function startSimulatedSession(options: Omit<SessionOptions, 'kind'>, sna
   const { scenario } = simulation;
   const clock = new VirtualClock();
   const session = new ProbingSession(
-    { ...options, kind: 'simulated', rate: simulation.speed },
+    { ...options, kind: 'simulated' },
     {
       clock,
       epoch: 0,

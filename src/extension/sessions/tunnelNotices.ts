@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { KubectlError } from '../../core/k8s/kubectlErrors';
 import { type TunnelChange, tunnelText } from '../../core/targets/portForward';
-import { indentBlock, kubectlRemedy, notify, remedyActions } from './notices';
+import { kubectlRemedy, notify, remedyActions, stderrBlock } from './notices';
 
 /**
  * A cluster session's port-forwards, told to people: every change to the log (a drop with
@@ -22,7 +22,7 @@ export class TunnelNotices {
       this.log.info(`[${this.name}] ${tunnelText(pod, change)}`);
       return;
     }
-    this.log.warn(`[${this.name}] ${tunnelText(pod, change)}${change.stderr.trim() ? `\n${indentBlock(change.stderr.trim())}` : ''}`);
+    this.log.warn(`[${this.name}] ${tunnelText(pod, change)}${stderrBlock(change.stderr)}`);
     const key = `${pod}\u0000${change.error.kind}`;
     if (change.error.kind === 'port-refused' || this.told.has(key)) return;
     this.told.add(key);

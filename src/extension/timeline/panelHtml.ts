@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { escapeHtml } from '../../core/text/html';
+import { webviewNonce } from '../webviewNonce';
 
 /** The folders a timeline webview may load from (design §5): the bundles and the styles, nothing else. */
 export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -21,7 +22,7 @@ export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.Webview
  * style, no eval, nothing from the network.
  */
 export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = webviewNonce();
   const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
   const csp = [
     "default-src 'none'",
@@ -45,8 +46,4 @@ export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, 
 </body>
 </html>
 `;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -13,6 +13,7 @@ import { FailedTimeline, RecordingTimeline } from './recordingTimeline';
 import type { SavedTimelines } from './savedTimelines';
 import { exportableSession, SessionTimeline, sessionKey } from './sessionTimeline';
 import { type Exportable, TimelinePanel, type TimelineContent } from './timelinePanel';
+import { notify, PREFIX } from '../sessions/notices';
 
 export interface TimelinePanelsDeps {
   readonly extensionUri: vscode.Uri;
@@ -23,7 +24,6 @@ export interface TimelinePanelsDeps {
 
 /** Files above this get a cancellable notification while they are read; smaller ones, the status bar's spinner. */
 const NOTIFY_ABOVE_BYTES = 16 * 1024 * 1024;
-const PREFIX = 'Probe Lens: ';
 
 /**
  * The timeline panels: one `WebviewPanel` per session or per opened file (asked again, the one
@@ -93,13 +93,13 @@ export class TimelinePanels implements vscode.Disposable {
     );
     if (size > recordingLimit(uri)) {
       const refused = await readRecording(uri, readSettings(uri).timelineMaxEvents);
-      if (!refused.ok) void vscode.window.showErrorMessage(PREFIX + refused.reason);
+      if (!refused.ok) void notify('error', refused.reason);
       return undefined;
     }
     const panel = this.create(key, `Timeline · ${baseName(uri)}`, undefined, false);
     const content = await this.readContent('file', uri, undefined);
     if (content.failure !== undefined || this.disposed || panel.isDisposed) {
-      if (content.failure !== undefined) void vscode.window.showErrorMessage(PREFIX + content.failure);
+      if (content.failure !== undefined) void notify('error', content.failure);
       content.dispose();
       panel.dispose();
       return undefined;
@@ -152,11 +152,11 @@ export class TimelinePanels implements vscode.Disposable {
     try {
       await writeRecording(destination, exportable.header, exportable.events);
     } catch (error) {
-      void vscode.window.showErrorMessage(`${PREFIX}the timeline could not be written to ${baseName(destination)}: ${error instanceof Error ? error.message : String(error)}`);
+      void notify('error', `the timeline could not be written to ${baseName(destination)}: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
     this.deps.log.info(`timeline exported: ${exportable.count} events to ${destination.toString(true)}`);
-    if (!to) void vscode.window.showInformationMessage(`${PREFIX}exported ${exportable.count.toLocaleString('en-US')} events to ${baseName(destination)}.`);
+    if (!to) void notify('info', `exported ${exportable.count.toLocaleString('en-US')} events to ${baseName(destination)}.`);
     return destination;
   }
 
@@ -168,20 +168,20 @@ export class TimelinePanels implements vscode.Disposable {
     const manifest = panel.content?.manifest;
     const what = `${target.pod}/${target.container}${target.probe ? ` ${target.probe}` : ''}`;
     if (!manifest) {
-      void vscode.window.showWarningMessage(`${PREFIX}this recording does not name a manifest of this workspace: ${what} cannot be shown.`);
+      void notify('warning', `this recording does not name a manifest of this workspace: ${what} cannot be shown.`);
       return undefined;
     }
     let document: vscode.TextDocument;
     try {
       document = await vscode.workspace.openTextDocument(manifest);
     } catch (error) {
-      void vscode.window.showWarningMessage(`${PREFIX}${baseName(manifest)} cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
+      void notify('warning', `${baseName(manifest)} cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
     const probe = target.probe === 'startup' || target.probe === 'readiness' || target.probe === 'liveness' ? target.probe : undefined;
     const range = locateInManifest(this.deps.models.get(document), target.pod, target.container, probe);
     if (!range) {
-      void vscode.window.showWarningMessage(`${PREFIX}${baseName(manifest)} no longer has ${what}.`);
+      void notify('warning', `${baseName(manifest)} no longer has ${what}.`);
       return undefined;
     }
     const selection = toVsRange(range);

@@ -1,7 +1,8 @@
-import { escapeMarkdown, OUTCOME_MARKS, shortDuration, trailingFailures } from '../../core/analysis/probeText';
+import { escapeMarkdown, OUTCOME_MARKS, shortDuration } from '../../core/analysis/probeText';
 import { crashLoopDelayMs } from '../../core/engine/crashLoop';
-import { containerCondition, podHeadline, restartsLabel, type Severity, sessionHeadline, virtualTime } from '../../core/session/headline';
+import { containerCondition, killingWord, podHeadline, restartsLabel, type Severity, sessionHeadline, virtualTime } from '../../core/session/headline';
 import type { ProbeType } from '../../core/manifest';
+import { trailingFailures } from '../../core/session/outcomes';
 import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
 import type { SessionKind } from '../sessions/probingSession';
 
@@ -126,7 +127,7 @@ export function presentContainer(name: string, container: ContainerSnapshot | un
     description = `CrashLoopBackOff${backOffText === undefined ? '' : ` · back-off ${backOffText}`} · ${restarts}`;
     icon = FAILED;
   } else if (container.killing && container.state !== 'waiting') {
-    description = `${kills === 'reported' ? 'would restart now' : container.killing.restarts ? 'restarting' : 'stopping'} (${container.killing.probe} failed) · ${restarts}`;
+    description = `${killingWord(container.killing, kills)} (${container.killing.probe} failed) · ${restarts}`;
     icon = FAILED;
   } else if (container.state === 'waiting') {
     description = `${container.reason ?? 'waiting'} · ${restarts}`;
@@ -221,14 +222,6 @@ function totalLine(probe: ProbeSnapshot): string {
 
 function probeHeading(facts: ProbeFacts): string {
   return `**${facts.type}** probe · ${escapeMarkdown(facts.handler)}`;
-}
-
-/** `42s`, `5m 10s`, `2h 03m`. */
-export function duration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 /** `12:03`: a wall-clock time (epoch ms) in the local time zone, to the minute. */

@@ -225,11 +225,11 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     return fresh;
   }
 
-  /** Nodes of sessions no longer shown go. */
+  /** Nodes of sessions no longer shown go (`noteVersions` then notes those shown). */
   private prune(): void {
     const shown = new Set(this.sessions.shown);
     for (const [id, node] of this.nodes) if (!shown.has(node.session)) this.nodes.delete(id);
-    for (const id of this.versions.keys()) if (!this.sessions.shown.some((s) => s.id === id)) this.versions.delete(id);
+    this.versions.clear();
     for (const id of this.rowRedraws.keys()) if (!this.nodes.has(id)) this.rowRedraws.delete(id);
   }
 

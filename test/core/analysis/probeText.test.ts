@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { escapeMarkdown, handlerTitle, liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle, trailingFailures } from '../../../src/core/analysis/probeText';
+import { escapeMarkdown, handlerTitle, liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle } from '../../../src/core/analysis/probeText';
 import { whyNeverActs } from '../../../src/core/analysis/hoverText';
 import { checkText } from '../../../src/core/check';
 import { parseManifest, type ProbeModel } from '../../../src/core/manifest';
+import { trailingFailures } from '../../../src/core/session/outcomes';
 import type { ProbeSummary } from '../../../src/core/session/summary';
 import { podWith } from '../../helpers/manifests';
 

@@ -7,8 +7,8 @@ import type { RuleDoc } from './types';
 import { WORKLOAD_DOCS } from './workloadDocs';
 import { YAML_DOCS } from './yamlDocs';
 
-export type { ExampleSettings, RuleDoc, RuleExample } from './types';
-export { type Block, blocksOf, CATEGORY_TITLES, inlineSpans, type InlineSpan, type RulePage, rulePage, type Section, settingsNote } from './page';
+export type { RuleDoc, RuleExample } from './types';
+export { type Block, blocksOf, CATEGORY_TITLES, inlineSpans, type RulePage, rulePage } from './page';
 
 /** The user documentation of every rule, by id (a test checks that every registered rule has one). */
 export const RULE_DOCS: ReadonlyMap<string, RuleDoc> = new Map(

@@ -23,12 +23,11 @@ export interface Section {
   readonly blocks: readonly Block[];
 }
 
-/** Text blocks; `paragraph` and list items are inline Markdown (see `inlineSpans`). */
-export type Block =
-  | { readonly type: 'paragraph'; readonly text: string }
-  | { readonly type: 'list'; readonly items: readonly string[] }
-  /** A manifest; in an example, whether Probe Lens reports the rule for it. */
-  | { readonly type: 'yaml'; readonly text: string; readonly reported?: boolean };
+/** Prose: a paragraph, or a list whose items are each inline Markdown (see `inlineSpans`). */
+export type TextBlock = { readonly type: 'paragraph'; readonly text: string } | { readonly type: 'list'; readonly items: readonly string[] };
+
+/** Prose, or an example's manifest with whether Probe Lens reports the rule for it. */
+export type Block = TextBlock | { readonly type: 'yaml'; readonly text: string; readonly reported: boolean };
 
 /** The rule categories, as headings. */
 export const CATEGORY_TITLES: Readonly<Record<RuleInfo['category'], string>> = {
@@ -38,7 +37,10 @@ export const CATEGORY_TITLES: Readonly<Record<RuleInfo['category'], string>> = {
   timing: 'Timing',
 };
 
-export type InlineSpan = { readonly kind: 'text' | 'code' | 'strong'; readonly text: string } | { readonly kind: 'rule'; readonly text: string };
+export interface InlineSpan {
+  readonly kind: 'text' | 'code' | 'strong' | 'rule';
+  readonly text: string;
+}
 
 export function rulePage(info: RuleInfo, doc: RuleDoc): RulePage {
   return {
@@ -58,12 +60,12 @@ export function rulePage(info: RuleInfo, doc: RuleDoc): RulePage {
 }
 
 /** Paragraphs separated by blank lines; a paragraph whose every line starts with `- ` is a list. */
-export function blocksOf(text: string): Block[] {
+export function blocksOf(text: string): TextBlock[] {
   return text
     .split(/\n\s*\n/)
     .map((chunk) => chunk.trim())
     .filter((chunk) => chunk !== '')
-    .map((chunk): Block => {
+    .map((chunk): TextBlock => {
       const lines = chunk.split('\n').map((line) => line.trim());
       if (lines.every((line) => line.startsWith('- '))) return { type: 'list', items: lines.map((line) => line.slice(2)) };
       return { type: 'paragraph', text: lines.join(' ') };
@@ -110,7 +112,7 @@ function exampleBlocks(example: RuleExample, reported: boolean): Block[] {
 }
 
 /** "Checked with …": the settings an example depends on, as the editor and the command line spell them. */
-export function settingsNote(settings: ExampleSettings): string {
+function settingsNote(settings: ExampleSettings): string {
   const parts: string[] = [];
   if (settings.kubernetesVersion !== undefined) {
     parts.push(`\`probeLens.kubernetesVersion\` set to \`${settings.kubernetesVersion}\` (\`--kubernetes-version ${settings.kubernetesVersion}\` on the command line)`);
