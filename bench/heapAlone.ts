@@ -3,7 +3,7 @@
  * pending timer as the baseline, each after a full collection. Prints one JSON line.
  */
 import { RealClock } from '../src/core/engine/clock';
-import { desiredPods, Manager } from '../src/core/engine/manager';
+import { desiredPods, Manager, podRuntimes } from '../src/core/engine/manager';
 import { parseManifest } from '../src/core/manifest';
 import { LocalTarget, ObservedProcesses } from '../src/core/targets/local';
 import { podsManifest } from './pods';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
 
   const before = heapAfterGc();
   const target = new LocalTarget({ host: '127.0.0.1', portMap: new Map(), allowExec: false, allowedHosts: new Set(), minorVersion: 33, baseEnv: {} });
-  const manager = new Manager({ clock, epoch: clock.now(), kubeletStartedAt: clock.now() - 3_600_000, random: Math.random, target, processes: new ObservedProcesses(), emit: () => undefined, idScheme: 'local' });
+  const manager = new Manager(podRuntimes({ clock, epoch: clock.now(), kubeletStartedAt: clock.now() - 3_600_000, random: Math.random, target, processes: new ObservedProcesses(), emit: () => undefined, idScheme: 'local' }));
   manager.sync(pods);
   // The first sync pokes each readiness probe once (W13): let those attempts end, so what is
   // measured is idle workers, not sockets in flight.

@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { type Clock, RealClock } from '../src/core/engine/clock';
 import type { Disposable } from '../src/core/engine/disposable';
-import { desiredPods, Manager } from '../src/core/engine/manager';
+import { desiredPods, Manager, podRuntimes } from '../src/core/engine/manager';
 import { parseManifest } from '../src/core/manifest';
 import { LocalTarget, ObservedProcesses } from '../src/core/targets/local';
 import { startLoopbackServer } from './loopbackServer';
@@ -80,7 +80,7 @@ async function engineWorkers(port: number, workers: number): Promise<Percentiles
   const clock = new LatenessClock();
   const target = new LocalTarget({ host: '127.0.0.1', portMap: new Map(), allowExec: false, allowedHosts: new Set(), minorVersion: 33, baseEnv: {} });
   // The kubelet has just started: each worker waits a random part of its period first (W4).
-  const manager = new Manager({ clock, epoch: clock.now(), kubeletStartedAt: clock.now(), random: Math.random, target, processes: new ObservedProcesses(), emit: () => undefined, idScheme: 'local' });
+  const manager = new Manager(podRuntimes({ clock, epoch: clock.now(), kubeletStartedAt: clock.now(), random: Math.random, target, processes: new ObservedProcesses(), emit: () => undefined, idScheme: 'local' }));
   manager.sync(pods);
   await sleep(WARMUP_MS + MEASURE_MS);
   manager.dispose();

@@ -4,6 +4,7 @@ import { runProbe } from './probe';
 import { runRules } from './rules';
 import { runRun } from './run';
 import { runSimulate } from './simulate';
+import { COMMAND_USAGE } from './commandUsage';
 import { USAGE, UsageError } from './usage';
 
 declare const PROBE_LENS_VERSION: string | undefined;
@@ -36,6 +37,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run && (rest.includes('--help') || rest.includes('-h'))) {
+    io.stdout(`${COMMAND_USAGE[command] ?? USAGE}\n`);
+    return 0;
+  }
   try {
     if (!run) throw new UsageError(`unknown command "${command}"`);
     return await run(rest, io);

@@ -14,8 +14,8 @@ export const USAGE = `Usage:
   probe-lens simulate FILE [--scenario FILE] [--for 10m] [--seed N] [--format text|jsonl|html]
   probe-lens run FILE [--target local] [--port CONTAINER:LOCAL]... [--for 60s]
                  [--format text|jsonl|html] [--host H] [--allow-host H]... [--allow-exec]
-  probe-lens run FILE --target cluster [--namespace NS] [--kubectl PATH] [--for 60s]
-                 [--format text|jsonl|html] [--allow-exec]
+  probe-lens run FILE --target cluster [--context C] [--namespace NS] [--all-pods]
+                 [--kubectl PATH] [--for 60s] [--format text|jsonl|html] [--allow-exec]
   probe-lens rules [--format text|markdown|json]
 
 check     validates probes: the API server's rules, what the kubelet will do, timing.
@@ -23,10 +23,10 @@ check     validates probes: the API server's rules, what the kubelet will do, ti
 probe     runs one probe once, as the kubelet would, and prints its result as JSON.
 simulate  plays a manifest's pods on a virtual clock against a scenario of how the app behaves.
 run       probes your app with the kubelet's timing, until --for or Ctrl-C: on this machine
-          (--target local), or your pods through kubectl port-forward and exec (--target cluster).
+          (--target local), or your pods, watched live, through the API server (--target cluster).
           --format html (simulate, run) writes one self-contained page: the timeline panel's view.
 
-Rules: see docs/rules.md, or 'probe-lens rules'.`;
+'probe-lens COMMAND --help' tells more of each. Rules: see docs/rules.md, or 'probe-lens rules'.`;
 
 const DURATION_UNITS = { ms: 0.001, s: 1, m: 60, h: 3600 } as const;
 

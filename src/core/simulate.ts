@@ -1,7 +1,7 @@
 import { VirtualClock } from './engine/clock';
 import type { Disposable } from './engine/disposable';
 import type { EventSink } from './engine/events';
-import { desiredPods, Manager } from './engine/manager';
+import { desiredPods, Manager, podRuntimes } from './engine/manager';
 import { seededRandom } from './engine/random';
 import type { Manifest } from './manifest';
 import type { Scenario } from './scenario/scenario';
@@ -36,7 +36,7 @@ export interface Simulation extends Disposable {
 export function startSimulation(manifest: Manifest, options: Omit<SimulationOptions, 'durationSeconds'>): Simulation {
   const clock = new VirtualClock();
   const target = new SimulatedTarget(options.scenario, clock);
-  const manager = new Manager({
+  const manager = new Manager(podRuntimes({
     clock,
     epoch: 0,
     kubeletStartedAt: -options.scenario.kubeletStartedAgo * 1000,
@@ -45,7 +45,7 @@ export function startSimulation(manifest: Manifest, options: Omit<SimulationOpti
     processes: new SimulatedProcesses(options.scenario, clock),
     emit: options.emit,
     idScheme: 'sim',
-  });
+  }));
   const dispose = () => {
     manager.dispose();
     target.dispose();

@@ -23,6 +23,14 @@ export interface ProbeLensSettings {
   readonly execProbes: 'ask' | 'never';
   /** Events a session or an opened recording keeps for its timeline. */
   readonly timelineMaxEvents: number;
+  /** The kubeconfig context for cluster sessions; `undefined`: ask (the current one first). */
+  readonly clusterContext: string | undefined;
+  /** For manifests without `metadata.namespace`; `undefined`: the context's. */
+  readonly clusterNamespace: string | undefined;
+  /** Probe every pod of a workload, not one. */
+  readonly clusterAllPods: boolean;
+  /** Whether `kubernetesVersion` was set by the user (a cluster session otherwise takes the cluster's). */
+  readonly minorVersionSet: boolean;
 }
 
 /** Below this a timeline would drop a pod's history within minutes. */
@@ -44,12 +52,21 @@ export function readSettings(scope?: vscode.ConfigurationScope): ProbeLensSettin
     allowedHosts: new Set(config.get<string[]>('local.allowedHosts', [])),
     execProbes: config.get<string>('exec.probes', 'ask') === 'never' ? 'never' : 'ask',
     timelineMaxEvents: timelineCapacityOf(config.get<unknown>('timeline.maxEvents', DEFAULT_TIMELINE_CAPACITY)),
+    clusterContext: config.get<string>('cluster.context', '') || undefined,
+    clusterNamespace: config.get<string>('cluster.namespace', '') || undefined,
+    clusterAllPods: config.get<boolean>('cluster.allPods', false) === true,
+    minorVersionSet: isSet(config.inspect<string>('kubernetesVersion')),
   };
 }
 
 export function checkSettingsOf(settings: ProbeLensSettings): CheckSettings {
   const context = { minorVersion: settings.minorVersion, ...(settings.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: settings.expectedStartupSeconds } : {}) };
   return { disabledRules: settings.disabledRules, context };
+}
+
+/** Set by the user anywhere (user, workspace or folder settings), not only defaulted. */
+function isSet(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): boolean {
+  return inspected?.globalValue !== undefined || inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
 }
 
 /** `{"8080": 18080}`; entries that are not two valid ports are ignored. */

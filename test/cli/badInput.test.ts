@@ -128,6 +128,18 @@ test('probe-lens with no arguments: the usage on stderr, nothing on stdout, exit
   assert.match(help.stdout, /^Usage:\n/);
 });
 
+test('every command answers --help (and -h) with its own usage on stdout, exit 0, whatever else is on the line', () => {
+  for (const command of ['check', 'probe', 'simulate', 'run', 'rules']) {
+    for (const flag of ['--help', '-h']) {
+      const help = runCli([command, flag, '--target', 'cluster']);
+      assert.equal(help.code, 0, `${command} ${flag}: ${help.stderr}`);
+      assert.equal(help.stderr, '');
+      assert.match(help.stdout, new RegExp(`^Usage: probe-lens ${command}\\b`));
+    }
+  }
+  assert.match(runCli(['run', '--help']).stdout, /--context C[\s\S]*--all-pods/);
+});
+
 // --- Ctrl-C ------------------------------------------------------------------------------------
 
 test('simulate interrupted by Ctrl-C ends as run does: the summary so far, exit 0', async () => {

@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, spawnCli } from '../helpers/cli';
+import { requireKubectl, startApiServer } from '../fixtures/apiserver';
+import { spawnCli } from '../helpers/cli';
 import { startHttpServer } from '../helpers/httpServers';
 import { scratchDir } from '../helpers/scratch';
 
-const FAKE = join(process.cwd(), 'test/fixtures/kubectl/kubectl');
+// Through the real kubectl (a `kubectl proxy` per run) against the test API server; the probes
+// land on real servers on 127.0.0.1 that play the pod's ports.
 
-const DEPLOYMENT = (probes: string) => `apiVersion: apps/v1
+const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
-metadata: {name: web}
+metadata: {name: web, namespace: shop}
 spec:
   selector: {matchLabels: {app: web}}
   template:
@@ -22,101 +23,94 @@ spec:
         - name: web
           image: web
           ports: [{name: http, containerPort: 8080}]
-${probes}`;
+          readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 1}
+          livenessProbe: {tcpSocket: {port: 9090}, periodSeconds: 1, failureThreshold: 2}
+`;
 
-const POD = { kind: 'Pod', metadata: { name: 'web-7d9c-x2x', namespace: 'default', uid: 'uid-1', labels: { app: 'web' } }, spec: { containers: [{ name: 'web' }] }, status: { phase: 'Running', podIP: '10.244.1.5' } };
+type Line = Record<string, unknown> & { type: string };
 
-function setup(manifest: string, ports: Record<number, number> = {}) {
-  const dir = scratchDir('probe-lens-cli-cluster-');
-  writeFileSync(join(dir, 'web.yaml'), manifest);
-  writeFileSync(join(dir, 'pods.json'), JSON.stringify({ items: [POD] }));
-  const pids = mkdtempSync(join(dir, 'pids-'));
-  const env = { ...process.env, NO_COLOR: '1', FAKE_KUBECTL_PODS: join(dir, 'pods.json'), FAKE_KUBECTL_PORTS: JSON.stringify(ports), FAKE_KUBECTL_PIDS: pids };
-  return { file: join(dir, 'web.yaml'), env, forwarders: () => readdirSync(pids).map(Number) };
-}
-
-function alive(pid: number): boolean {
+function kubectlProxies(kubeconfig: string): number[] {
   try {
-    process.kill(pid, 0);
-    return true;
+    return execFileSync('pgrep', ['-f', kubeconfig.replace(/\/kubeconfig$/, '')], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   } catch {
-    return false;
+    return [];
   }
 }
 
-async function noneAlive(pids: number[]): Promise<boolean> {
-  for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(20);
-  return !pids.some(alive);
-}
-
-test('run --target cluster: a Deployment\'s pod found by its labels, probed through a real port-forward; jsonl with tunnel events', async () => {
-  const app = await startHttpServer((req, res) => {
-    res.statusCode = req.url === '/ready' ? 200 : 404;
-    res.end();
+for (const version of ['1.32', '1.29']) {
+  test(`run --target cluster (kubectl ${version}): one refused port blinds no other probe; Host and User-Agent as the kubelet's; a restart predicted, then confirmed`, async () => {
+    requireKubectl();
+    const seen: { host?: string; agent?: string }[] = [];
+    const app = await startHttpServer((req, res) => {
+      seen.push({ host: req.headers.host, agent: req.headers['user-agent'] });
+      res.statusCode = req.url === '/ready' ? 200 : 404;
+      res.end();
+    });
+    const server = await startApiServer({ version });
+    try {
+      const dir = scratchDir('probe-lens-cli-cluster-');
+      const file = join(dir, 'web.yaml');
+      writeFileSync(file, DEPLOYMENT);
+      server.addPod({ name: 'web-5d4f8b7c9-x2k4q', namespace: 'shop', labels: { app: 'web' }, podIP: '10.244.1.5', containers: [{ name: 'web', ports: { 8080: app.port } }] });
+      const kubeconfig = server.writeKubeconfig(dir);
+      const restart = setTimeout(() => server.restartContainer({ namespace: 'shop', name: 'web-5d4f8b7c9-x2k4q' }, 'web'), 4_500);
+      const run = await spawnCli(['run', file, '--target', 'cluster', '--for', '8s', '--format', 'jsonl'], { env: { ...process.env, KUBECONFIG: kubeconfig, NO_COLOR: '1' } });
+      clearTimeout(restart);
+      assert.equal(run.code, 0, run.stderr);
+      const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
+      const attempts = lines.filter((l) => l.type === 'attempt');
+      const readiness = attempts.filter((l) => l['probe'] === 'readiness');
+      assert.ok(readiness.length >= 5 && readiness.every((a) => a['outcome'] === 'success'), `readiness: ${JSON.stringify(readiness.map((a) => a['outcome'] === 'success' ? 'ok' : a['error'] ?? a['output']))}`);
+      const liveness = attempts.filter((l) => l['probe'] === 'liveness');
+      assert.ok(liveness.length > 0);
+      for (const attempt of liveness) assert.equal(attempt['output'], 'dial tcp 10.244.1.5:9090: connect: connection refused');
+      assert.ok(Number(readiness[0]?.['durationMs']) < 200, `an HTTP attempt waits for nothing after its answer: ${readiness[0]?.['durationMs']} ms`);
+      assert.ok(seen.every((s) => s.host === '10.244.1.5:8080' && s.agent === `kube-probe/${version}`), JSON.stringify(seen[0]));
+      const predictions = lines.filter((l) => l.type === 'prediction');
+      assert.equal(predictions[0]?.['message'], 'liveness would restart web now');
+      assert.ok(predictions.some((p) => p['state'] === 'confirmed'), JSON.stringify(predictions));
+      assert.ok(lines.some((l) => l.type === 'container' && l['restartCount'] === 1), 'the restart seen through the watch');
+      assert.ok(lines.some((l) => l.type === 'target' && l['clusterPod'] === 'web-5d4f8b7c9-x2k4q'));
+      assert.match(run.stderr, new RegExp(`Kubernetes v${version.replace('.', '\\.')}\\.\\d+; User-Agent kube-probe/${version.replace('.', '\\.')}`));
+      assert.deepEqual(kubectlProxies(kubeconfig), [], 'no kubectl left after the run');
+    } finally {
+      await server.dispose();
+      await app.close();
+    }
   });
+}
+
+test('run --target cluster: a context not in the kubeconfig, and a token the server refuses, each end in one sentence, exit 2', async () => {
+  requireKubectl();
+  const server = await startApiServer();
   try {
-    const { file, env, forwarders } = setup(DEPLOYMENT('          readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 1}\n'), { 8080: app.port });
-    const { code, stdout, stderr } = await spawnCli(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--for', '60s', '--format', 'jsonl'], { env, interruptWhen: () => app.accepted() >= 2 });
-    assert.equal(code, 0, stderr);
-    const [header, ...events] = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const { startedAt, ...fixed } = header ?? {};
-    assert.deepEqual(fixed, { type: 'run', schemaVersion: 1, t: 0, mode: 'run', target: 'cluster', file, pods: [{ name: 'web-7d9c-x2x', namespace: 'default' }] });
-    assert.match(String(startedAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'startedAt: the wall-clock time of t = 0');
-    const tunnel = events.find((e) => e.type === 'tunnel');
-    assert.equal(tunnel?.state, 'up');
-    assert.equal(tunnel?.pod, 'web-7d9c-x2x');
-    assert.equal(tunnel?.remote, 'web-7d9c-x2x:8080');
-    assert.match(String(tunnel?.local), /^127\.0\.0\.1:\d+$/);
-    assert.ok(events.some((e) => e.type === 'attempt' && e.probe === 'readiness' && e.outcome === 'success'), stdout);
-    assert.ok(events.some((e) => e.type === 'pod' && e.ready === true), 'the pod became Ready');
-    assert.ok(app.accepted() >= 1);
-    assert.match(stderr, /Deployment web → pod default\/web-7d9c-x2x \(10\.244\.1\.5\); kills and restarts below are what the kubelet would decide, the pod is not touched/);
-    assert.match(stderr, /port-forward to pod web-7d9c-x2x up: 127\.0\.0\.1:\d+ → 8080/);
-    assert.ok(await noneAlive(forwarders()), 'no kubectl port-forward left after exit');
+    const dir = scratchDir('probe-lens-cli-cluster-');
+    const file = join(dir, 'web.yaml');
+    writeFileSync(file, DEPLOYMENT);
+    const env = { ...process.env, KUBECONFIG: server.writeKubeconfig(dir, { contexts: [{ name: 'test', namespace: 'shop' }, { name: 'expired', token: 'expired-token' }] }), NO_COLOR: '1' };
+    const missing = await spawnCli(['run', file, '--target', 'cluster', '--context', 'nope', '--for', '1s'], { env });
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, 'probe-lens: context "nope" is not in your kubeconfig (it has "expired", "test"): pick one of those.\n');
+    const expired = await spawnCli(['run', file, '--target', 'cluster', '--context', 'expired', '--for', '1s'], { env });
+    assert.equal(expired.code, 2);
+    assert.match(expired.stderr, /probe-lens: .*(credentials|log in|Unauthorized)/i);
+    assert.equal(expired.stdout, '');
   } finally {
-    await app.close();
+    await server.dispose();
   }
 });
 
-test('run --target cluster: exec probes via kubectl exec only with --allow-exec; Ctrl-C stops and kills the port-forward', async () => {
-  const app = await startHttpServer((_req, res) => res.end());
+test('run --target cluster: no pod of the Deployment in the namespace says where it looked, exit 2', async () => {
+  requireKubectl();
+  const server = await startApiServer();
   try {
-    const marker = join(scratchDir('probe-lens-exec-'), 'ran');
-    const { file, env, forwarders } = setup(
-      DEPLOYMENT(`          livenessProbe: {exec: {command: [sh, -c, "echo alive; touch ${marker}"]}, periodSeconds: 1, timeoutSeconds: 10}\n          readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 1}\n`),
-      { 8080: app.port },
-    );
-    const refused = await spawnCli(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--for', '60s', '--format', 'jsonl'], { env, interruptWhen: () => app.accepted() >= 1 });
-    assert.equal(refused.code, 0, refused.stderr);
-    assert.match(refused.stdout, /"probe":"liveness",.*"outcome":"unknown",.*"error":"exec probes run commands in your container \(kubectl exec\) and were not allowed/);
-    const allowed = await spawnCli(['run', file, '--target', 'cluster', '--kubectl', FAKE, '--allow-exec', '--for', '60s', '--format', 'jsonl'], { env, interruptWhen: () => existsSync(marker) && app.accepted() >= 2 });
-    assert.equal(allowed.code, 0, allowed.stderr);
-    assert.match(allowed.stdout, /"probe":"liveness","containerId":"cluster:\/\/web-7d9c-x2x\/web\/0","outcome":"success","output":"alive\\n"/);
-    assert.match(allowed.stdout, /"probe":"readiness","containerId":"cluster:\/\/web-7d9c-x2x\/web\/0","outcome":"success"/);
-    assert.equal(forwarders().length, 2);
-    assert.ok(await noneAlive(forwarders()), 'Ctrl-C killed the port-forwards');
+    const dir = scratchDir('probe-lens-cli-cluster-');
+    const file = join(dir, 'web.yaml');
+    writeFileSync(file, DEPLOYMENT);
+    const run = await spawnCli(['run', file, '--target', 'cluster', '--for', '1s'], { env: { ...process.env, KUBECONFIG: server.writeKubeconfig(dir), NO_COLOR: '1' } });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /no pod of Deployment "web" with labels app=web in namespace "shop"/);
   } finally {
-    await app.close();
+    await server.dispose();
   }
-});
-
-test('run --target cluster: no matching pod, a missing kubectl, local-only options are exit 2 with a clear message', () => {
-  const { file, env } = setup(DEPLOYMENT('          readinessProbe: {tcpSocket: {port: 8080}}\n'));
-  const cli = (args: string[]) => spawnSync(process.execPath, [CLI, 'run', file, '--target', 'cluster', ...args], { env, encoding: 'utf8', timeout: 30_000 });
-  const none = cli(['--kubectl', FAKE, '--namespace', 'shop']);
-  assert.equal(none.status, 2);
-  assert.equal(none.stdout, '');
-  assert.equal(none.stderr, 'probe-lens: no pod of Deployment "web" with labels app=web in namespace "shop"\n');
-  const missing = cli(['--kubectl', '/nonexistent/kubectl']);
-  assert.equal(missing.status, 2);
-  assert.match(missing.stderr, /^probe-lens: kubectl not found: "\/nonexistent\/kubectl" \(install kubectl, or name it with --kubectl PATH/);
-  const port = cli(['--kubectl', FAKE, '--port', '8080:18080']);
-  assert.equal(port.status, 2);
-  assert.match(port.stderr, /--port is for --target local/);
-  const local = spawnSync(process.execPath, [CLI, 'run', file, '--namespace', 'shop'], { env, encoding: 'utf8' });
-  assert.equal(local.status, 2);
-  assert.match(local.stderr, /--namespace and --kubectl are for --target cluster/);
 });

@@ -87,8 +87,9 @@ export function settingsEditorActive(): boolean {
 }
 
 /** The Probe Lens output channel is showing, and holds `text`. */
-export function outputShows(text: string): boolean {
-  return vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'output' && /Probe Lens/.test(e.document.uri.path) && e.document.getText().includes(text));
+export function outputShows(text: string | RegExp): boolean {
+  const holds = (shown: string) => (typeof text === 'string' ? shown.includes(text) : text.test(shown));
+  return vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'output' && /Probe Lens/.test(e.document.uri.path) && holds(e.document.getText()));
 }
 
 /** No editor and no panel: what a button opens is then its doing. */

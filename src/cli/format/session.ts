@@ -95,6 +95,16 @@ function notableLine(event: EngineEvent, lastFailure: Map<string, string>, paint
       }
       return `${stamp}  ${paint(event.eventType === 'Warning' ? 33 : 36, event.reason)}  ${event.message}`;
     }
+    case 'kubelet':
+      return `${stamp}  ${paint(2, 'cluster kubelet:')} ${event.container === undefined ? `pod ${event.ready ? 'Ready' : 'NotReady'}` : `${event.started ? 'started' : 'not started'} · ${event.ready ? 'ready' : 'not ready'} · restarts ${event.restartCount ?? 0}`}`;
+    case 'prediction':
+      return `${stamp}  ${paint(event.state === 'missed' ? 33 : 35, `prediction ${event.state}`)}  ${event.message}`;
+    case 'clusterEvent':
+      return `${stamp}  ${paint(2, 'cluster event:')} ${paint(event.eventType === 'Warning' ? 33 : 36, event.reason)}${event.count > 1 ? ` (×${event.count})` : ''}  ${event.message}`;
+    case 'disagreement':
+      return `${stamp}  ${paint(event.state === 'open' ? 31 : 32, event.state === 'open' ? 'disagreement' : 'agreement')}  ${event.message}`;
+    case 'target':
+      return `${stamp}  probing pod ${event.namespace}/${event.clusterPod}${event.podIP ? ` (${event.podIP})` : ''}`;
     default:
       return undefined;
   }

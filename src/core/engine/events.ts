@@ -64,7 +64,58 @@ export type EngineEvent =
     }
   | { readonly type: 'status'; readonly t: number; readonly pod: string; readonly container: string; readonly started: boolean; readonly ready: boolean }
   | { readonly type: 'pod'; readonly t: number; readonly pod: string; readonly ready: boolean }
-  | { readonly type: 'tunnel'; readonly t: number; readonly pod: string; readonly state: 'up' | 'down'; readonly local: string; readonly remote: string };
+  | { readonly type: 'tunnel'; readonly t: number; readonly pod: string; readonly state: 'up' | 'down'; readonly local: string; readonly remote: string }
+  /**
+   * Cluster mode: what the cluster's own kubelet reports, when it changes — of a container
+   * (`container` set: its `started`, `ready` and `restartCount`) or of the pod (its Ready condition).
+   */
+  | { readonly type: 'kubelet'; readonly t: number; readonly pod: string; readonly container?: string; readonly started?: boolean; readonly ready: boolean; readonly restartCount?: number }
+  /**
+   * Cluster mode: the cluster's kubelet owns the containers, so where ours would kill (K2) it
+   * predicts (`pending`), then says whether the cluster did: the container instance stopped
+   * within the grace period and a probe period (`confirmed`) or not (`missed`).
+   */
+  | {
+      readonly type: 'prediction';
+      readonly t: number;
+      readonly pod: string;
+      readonly container: string;
+      readonly probe: 'liveness' | 'startup';
+      readonly containerId: string;
+      readonly state: 'pending' | 'confirmed' | 'missed';
+      readonly message: string;
+    }
+  /** Cluster mode: an event the cluster recorded for the pod (`Unhealthy`, `Killing`, `BackOff` …), beside ours. */
+  | {
+      readonly type: 'clusterEvent';
+      readonly t: number;
+      readonly pod: string;
+      readonly container?: string;
+      readonly reason: string;
+      readonly message: string;
+      readonly eventType: 'Normal' | 'Warning';
+      /** How many times the cluster has seen it (its `count`). */
+      readonly count: number;
+    }
+  /**
+   * Cluster mode: our probes and the cluster's kubelet disagree on a container's readiness, and
+   * have for a while (`open`, with what likely explains it); or agree again (`resolved`).
+   */
+  | {
+      readonly type: 'disagreement';
+      readonly t: number;
+      readonly pod: string;
+      readonly container: string;
+      readonly state: 'open' | 'resolved';
+      /** Ready by our probes, and by the kubelet's. */
+      readonly ours: boolean;
+      readonly kubelet: boolean;
+      /** A likely cause found in the evidence (`loopback-only`, `pod-ip-only`, `host-or-source`, `kubelet-timeout`), or `unexplained`. */
+      readonly cause: string;
+      readonly message: string;
+    }
+  /** Cluster mode: the cluster pod a manifest pod is probed through — at the start, and again after a rollout replaced it. */
+  | { readonly type: 'target'; readonly t: number; readonly pod: string; readonly clusterPod: string; readonly namespace: string; readonly podIP?: string };
 
 export type EventSink = (event: EngineEvent) => void;
 

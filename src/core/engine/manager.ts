@@ -8,8 +8,17 @@ export interface DesiredPod {
   readonly spec: PodSpecModel;
 }
 
-interface ManagedPod {
-  readonly runtime: PodRuntime;
+/** What the Manager keeps per pod: the kubelet running it (`PodRuntime`), or only probing it (`ObservedPodRuntime`). */
+export interface ManagedRuntime extends Disposable {
+  readonly identity: PodIdentity;
+  start(): this;
+  replaceProbe(containerName: string, probe: ProbeModel | undefined, type: ProbeModel['type']): void;
+}
+
+export type RuntimeFactory<R extends ManagedRuntime> = (identity: PodIdentity, spec: PodSpecModel) => R;
+
+interface ManagedPod<R extends ManagedRuntime> {
+  readonly runtime: R;
   readonly shape: number;
   /** Per `container\u0000type`: the probe's fingerprint (a plain object: a pod has a few). */
   probes: Record<string, number>;
@@ -20,10 +29,11 @@ interface ManagedPod {
  * place (W1), an editor must follow edits: a changed probe restarts its own worker only, a
  * changed set of containers restarts the pod.
  */
-export class Manager implements Disposable {
-  private readonly pods = new Map<string, ManagedPod>();
+export class Manager<R extends ManagedRuntime> implements Disposable {
+  private readonly pods = new Map<string, ManagedPod<R>>();
 
-  constructor(private readonly options: PodRuntimeOptions) {}
+  /** `create` makes each pod's runtime (`podRuntimes(options)`: the kubelet running the pod). */
+  constructor(private readonly create: RuntimeFactory<R>) {}
 
   sync(desired: readonly DesiredPod[]): void {
     const wanted = new Set(desired.map((p) => p.identity.uid));
@@ -41,11 +51,11 @@ export class Manager implements Disposable {
         continue;
       }
       current?.runtime.dispose();
-      this.pods.set(pod.identity.uid, { runtime: new PodRuntime(pod.identity, pod.spec, this.options).start(), shape, probes: probePrints(pod.spec) });
+      this.pods.set(pod.identity.uid, { runtime: this.create(pod.identity, pod.spec).start(), shape, probes: probePrints(pod.spec) });
     }
   }
 
-  get runtimes(): readonly PodRuntime[] {
+  get runtimes(): readonly R[] {
     return [...this.pods.values()].map((p) => p.runtime);
   }
 
@@ -54,7 +64,7 @@ export class Manager implements Disposable {
     this.pods.clear();
   }
 
-  private updateProbes(pod: ManagedPod, spec: PodSpecModel): void {
+  private updateProbes(pod: ManagedPod<R>, spec: PodSpecModel): void {
     const next = probePrints(spec);
     for (const key of new Set([...Object.keys(pod.probes), ...Object.keys(next)])) {
       if (pod.probes[key] === next[key]) continue;
@@ -64,6 +74,11 @@ export class Manager implements Disposable {
     }
     pod.probes = next;
   }
+}
+
+/** Pods run by our kubelet: simulated, or on this machine. */
+export function podRuntimes(options: PodRuntimeOptions): RuntimeFactory<PodRuntime> {
+  return (identity, spec) => new PodRuntime(identity, spec, options);
 }
 
 /** The pods of a manifest, named after their objects, with stable made-up UIDs. */

@@ -10,11 +10,10 @@ import type { EngineEvent, EventSink } from './events';
 import { type InitContainerView, type InitStep, initializationStep } from './initialization';
 import { containersReady, isInitContainerReady, isReady, isStarted } from './podStatus';
 import type { ContainerStatusView, PodPhase, PodStatusView } from './podState';
-import { ProbeSlot } from './probeSlot';
-import { type ResultUpdate, ResultsCache } from './results';
+import { type ResultUpdate, ResultsCache, syncsPod } from './results';
 import type { ContainerProcesses, PodIdentity, ProbeTarget } from './target';
 import { graceGivenSeconds, SIGKILL_EXIT_CODE, stopOutcome } from './termination';
-import { WorkerLoop } from './workerLoop';
+import { replaceProbeWorker, startProbeWorker, triggerNotReadyReadiness, type WorkerStart } from './probeWorkers';
 
 export interface PodRuntimeOptions {
   readonly clock: Clock;
@@ -77,6 +76,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   disposed = false;
   readonly clock: Clock;
   readonly target: ProbeTarget;
+  private readonly workerStart: WorkerStart;
 
   constructor(
     readonly identity: PodIdentity,
@@ -85,6 +85,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   ) {
     this.restartPolicy = spec.restartPolicy;
     this.clock = options.clock;
+    this.workerStart = { kubeletStartedAt: options.kubeletStartedAt, random: options.random, started: (record, probe) => this.emitEngine(workerLine(this.t, this.identity.name, record, probe)) };
     this.target = options.target;
     this.backoff = new Backoff(options.backoff ?? KUBELET_BACKOFF);
     const publish = (update: ResultUpdate) => this.onResult(update);
@@ -141,16 +142,9 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** Replaces one probe's worker (an edited probe in the editor); the others keep their state. */
   replaceProbe(containerName: string, probe: ProbeModel | undefined, type: ProbeType): void {
     const record = this.records.find((r) => r.name === containerName);
-    if (!record) return;
-    const current = record.workers[type] as ProbeSlot | undefined;
-    if (!current) {
-      if (probe) this.startWorker(record, probe);
-      return;
-    }
-    // One worker per probe (W1): the old one finishes its attempt and exits (W14) first.
-    current.replacement = probe ?? null;
-    current.loop.dispose();
+    if (record) replaceProbeWorker(record, probe, type, (next) => this.startWorker(record, next));
   }
+
 
   /**
    * "Restart container" in a simulation: the container's process dies from outside (SIGKILL, exit
@@ -193,24 +187,9 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   private startWorker(record: ContainerRecord, probe: ProbeModel): void {
-    const { clock } = this;
-    const slot = new ProbeSlot(this, record, probe, this.results[probe.type]);
-    const periodMs = probe.effective.periodSeconds * 1000;
-    const kubeletJustStarted = clock.now() - this.options.kubeletStartedAt < periodMs;
-    slot.loop = new WorkerLoop(slot.worker, {
-      clock,
-      periodMs,
-      initialJitterMs: kubeletJustStarted ? this.options.random() * periodMs : 0,
-      onExit: () => {
-        slot.worker.cleanup();
-        if (record.workers[probe.type] === slot) record.workers[probe.type] = undefined;
-        if (slot.replacement && !this.disposed) this.startWorker(record, slot.replacement);
-      },
-    });
-    record.workers[probe.type] = slot;
-    this.emitEngine(workerLine(this.t, this.identity.name, record, probe));
-    slot.loop.start();
+    startProbeWorker(this, record, probe, this.results[probe.type], this.workerStart);
   }
+
 
   /** An attempt's `attempt` line (design.md §3). */
   reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void {
@@ -248,7 +227,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.updateStatuses();
     this.updatePhase();
     this.requeue(this.podDone ? undefined : backOffUntil);
-    this.triggerNotReadyReadiness();
+    triggerNotReadyReadiness(this.records, this.results.readiness);
   }
 
   /**
@@ -473,13 +452,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     if (this.phase === 'Pending' && this.apps.some((r) => r.created)) this.phase = 'Running';
   }
 
-  /** W13: each status update pokes the readiness workers of started containers not yet ready. */
-  private triggerNotReadyReadiness(): void {
-    for (const record of this.records) {
-      const slot = record.workers.readiness;
-      if (slot && record.started && record.state === 'running' && record.containerId && this.results.readiness.get(record.containerId) !== 'Success') slot.loop.trigger();
-    }
-  }
+
 
   private emitContainer(record: ContainerRecord): void {
     this.emitEngine(containerLine(this.t, this.identity.name, record));
@@ -493,9 +466,3 @@ export class PodRuntime implements PodStatusView, Disposable {
     if (!this.disposed) this.options.emit(event);
   }
 }
-
-/** K1 (`syncLoopIteration`): readiness and startup updates sync the pod; liveness ones only when they say Failure. */
-function syncsPod(update: ResultUpdate): boolean {
-  return update.type !== 'liveness' || update.result === 'Failure';
-}
-

@@ -1,13 +1,28 @@
-import type { ProbeModel } from '../manifest';
+import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import { RetryingCall, verdictOf } from './attempt';
+import type { Clock } from './clock';
 import type { ContainerRecord, ProbeRunner } from './containerRecord';
-import type { PodRuntime } from './podRuntime';
 import type { PodStatusView } from './podState';
 import type { ResultsCache } from './results';
-import type { AttemptRequest } from './target';
+import type { AttemptRequest, PodIdentity, ProbeTarget } from './target';
 import { type AttemptVerdict, ProbeWorker, type WorkerHost } from './worker';
 import type { WorkerLoop } from './workerLoop';
+
+/**
+ * The pod a probe slot belongs to: a `PodRuntime` (the kubelet running the containers) or an
+ * `ObservedPodRuntime` (a cluster's kubelet runs them; ours only probes).
+ */
+export interface SlotHost extends PodStatusView {
+  /** Once disposed nothing is reported, and workers see no pod (and exit). */
+  readonly disposed: boolean;
+  readonly identity: PodIdentity;
+  readonly spec: PodSpecModel;
+  readonly clock: Clock;
+  readonly target: ProbeTarget;
+  reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void;
+  reportEvent(container: string, probe: ProbeType, reason: string, message: string): void;
+}
 
 /**
  * One probe of one container: its worker and loop, and the worker's host — the pod's status, the
@@ -27,7 +42,7 @@ export class ProbeSlot implements WorkerHost, ProbeRunner {
   private readonly onOutcome = (outcome: ProbeOutcome) => this.report(outcome);
 
   constructor(
-    private readonly runtime: PodRuntime,
+    private readonly runtime: SlotHost,
     private readonly record: ContainerRecord,
     readonly model: ProbeModel,
     results: ResultsCache,

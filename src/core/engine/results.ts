@@ -46,3 +46,8 @@ export class ResultsCache {
     this.results.splice(i, 1);
   }
 }
+
+/** K1 (`syncLoopIteration`): readiness and startup updates sync the pod; liveness ones only when they say Failure. */
+export function syncsPod(update: ResultUpdate): boolean {
+  return update.type !== 'liveness' || update.result === 'Failure';
+}

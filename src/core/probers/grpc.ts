@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { goDuration, goQuote, joinHostPort } from './goFormat';
-import type { AttemptOptions, ProbeOutcome } from './types';
+import type { AttemptOptions, Dialer, ProbeOutcome } from './types';
 
 export interface GrpcTarget {
   readonly host: string;
@@ -17,6 +17,8 @@ export interface GrpcTarget {
 export interface GrpcAttemptOptions extends AttemptOptions {
   /** `kube-probe/<major>.<minor>` (G1); grpc-js appends its own product token, as grpc-go does. */
   readonly userAgent: string;
+  /** Where the connection really goes; the `:authority` and every message keep the address asked for. */
+  readonly dial?: Dialer;
 }
 
 const CHECK_METHOD = '/grpc.health.v1.Health/Check';
@@ -44,11 +46,13 @@ function checkHealth(grpc: typeof GrpcJs, target: GrpcTarget, addr: string, opti
   // The deadline starts once the library is loaded: loading is our cost, not the target's.
   const deadline = Date.now() + options.timeoutMs;
   // Go dials an empty host as the local system; grpc-js needs a name.
-  const dialTarget = joinHostPort(target.host === '' ? 'localhost' : target.host, target.port);
+  const asked = { host: target.host === '' ? 'localhost' : target.host, port: target.port };
+  const dialed = options.dial?.(asked.host, asked.port) ?? asked;
+  const dialTarget = joinHostPort(dialed.host, dialed.port);
 
   let client: GrpcJs.Client;
   try {
-    client = new grpc.Client(dialTarget, grpc.credentials.createInsecure(), channelOptions(options.userAgent));
+    client = new grpc.Client(dialTarget, grpc.credentials.createInsecure(), channelOptions(options.userAgent, dialed === asked ? undefined : joinHostPort(asked.host, asked.port)));
   } catch (error) {
     // grpc-js rejects some targets up front; grpc-go's passthrough dial would fail to connect instead.
     return Promise.resolve(failure(`error: failed to connect service at ${goQuote(addr)}: ${messageOf(error)}`));
@@ -146,8 +150,9 @@ class AttemptSockets {
   }
 }
 
-function channelOptions(userAgent: string): GrpcJs.ChannelOptions {
+function channelOptions(userAgent: string, authority: string | undefined): GrpcJs.ChannelOptions {
   return {
+    ...(authority !== undefined ? { 'grpc.default_authority': authority } : {}),
     'grpc.primary_user_agent': userAgent,
     // A connection of its own per attempt, closed with the channel (the kubelet dials per probe).
     'grpc.use_local_subchannel_pool': 1,

@@ -6,7 +6,7 @@ import { Exchange } from './http/exchange';
 import { REDIRECT_SLURP_BYTES, redirectFrom, slurpsRedirectBody } from './http/redirects';
 import { type GoHeader, type Hop, probeHeader, roundTripRefusal } from './http/request';
 import { probeUrl } from './probeUrl';
-import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome, proberError } from './types';
+import { MAX_OUTPUT_BYTES, type AttemptOptions, type Dialer, type ProbeOutcome, proberError } from './types';
 
 /**
  * H1–H10: the kubelet's HTTP probe (`pkg/probe/http`), reproduced on undici with the behaviour of
@@ -30,6 +30,10 @@ export interface HttpProbeTarget {
   /** May include a query string. */
   readonly path: string;
   readonly headers: readonly { readonly name: string; readonly value: string }[];
+}
+
+export interface HttpRunOptions extends AttemptOptions {
+  readonly dial?: Dialer;
 }
 
 export interface HttpProbeOptions extends AttemptOptions {
@@ -57,7 +61,7 @@ export function prepareHttpProbe(target: HttpProbeTarget, userAgent: string): Pr
 }
 
 /** One attempt of a prepared probe (H6: settles within `timeoutMs`). */
-export function runHttpProbe(prepared: PreparedHttpProbe, options: AttemptOptions): Promise<ProbeOutcome> {
+export function runHttpProbe(prepared: PreparedHttpProbe, options: HttpRunOptions): Promise<ProbeOutcome> {
   if (!prepared.ok) return Promise.resolve(prepared.outcome);
   return new HttpAttempt(prepared.url, prepared.header, options).run();
 }
@@ -94,7 +98,7 @@ class HttpAttempt {
   constructor(
     private readonly url: GoUrl,
     private readonly header: GoHeader,
-    private readonly options: AttemptOptions,
+    private readonly options: HttpRunOptions,
   ) {
     this.phase = { kind: 'headers', url: fromBinary(urlString(url)) };
   }
@@ -127,7 +131,7 @@ class HttpAttempt {
       this.phase = { kind: 'headers', url: href };
       const refusal = roundTripRefusal(hop);
       if (refusal !== undefined) return this.finish(failure(`Get ${goQuote(href)}: ${refusal}`));
-      const exchange = (this.exchange = new Exchange(undici, hop));
+      const exchange = (this.exchange = new Exchange(undici, hop, this.options.dial));
       const head = await exchange.head;
       if (this.settled) return;
       // Go returns a 101 as the final response; undici refuses an upgrade it did not ask for.

@@ -22,6 +22,13 @@ export interface AttemptOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * Where a connection to `host:port` really goes: Go's `Transport.DialContext`. The URL, the Host
+ * header and every message keep the address asked for; only the socket goes elsewhere (the
+ * cluster target: the local end of a port-forward to the pod).
+ */
+export type Dialer = (host: string, port: number) => { readonly host: string; readonly port: number };
+
 /** The kubelet's response-body and exec-output cap (H8, E2): `10 * 1 << 10`. */
 export const MAX_OUTPUT_BYTES = 10 * 1024;
 

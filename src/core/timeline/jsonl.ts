@@ -75,6 +75,11 @@ const CHECKS: Readonly<Record<EngineEvent['type'], Check>> = {
   pod: fields({ t: isNumber, pod: isString, ready: isBoolean }),
   tunnel: fields({ t: isNumber, pod: isString, state: inSet(new Set(['up', 'down'])), local: isString, remote: isString }),
   worker: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(PROBE_TYPES), handler: isString, periodSeconds: isNumber, failureThreshold: isNumber, successThreshold: isNumber }),
+  kubelet: fields({ t: isNumber, pod: isString, container: optional(isString), started: optional(isBoolean), ready: isBoolean, restartCount: optional(isNumber) }),
+  prediction: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(new Set(['liveness', 'startup'])), containerId: isString, state: inSet(new Set(['pending', 'confirmed', 'missed'])), message: isString }),
+  clusterEvent: fields({ t: isNumber, pod: isString, container: optional(isString), reason: isString, message: isString, eventType: inSet(new Set(['Normal', 'Warning'])), count: isNumber }),
+  disagreement: fields({ t: isNumber, pod: isString, container: isString, state: inSet(new Set(['open', 'resolved'])), ours: isBoolean, kubelet: isBoolean, cause: isString, message: isString }),
+  target: fields({ t: isNumber, pod: isString, clusterPod: isString, namespace: isString, podIP: optional(isString) }),
 };
 
 /**

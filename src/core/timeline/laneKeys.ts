@@ -16,9 +16,15 @@ export function laneKeyOf(event: EngineEvent): string {
       return event.probe !== undefined && event.reason !== 'Killing' ? probeLaneKey(event.pod, event.container, event.probe) : containerLaneKey(event.pod, event.container);
     case 'container':
     case 'status':
+    case 'prediction':
+    case 'disagreement':
       return containerLaneKey(event.pod, event.container);
+    case 'kubelet':
+    case 'clusterEvent':
+      return event.container === undefined ? podLaneKey(event.pod) : containerLaneKey(event.pod, event.container);
     case 'pod':
     case 'tunnel':
+    case 'target':
       return podLaneKey(event.pod);
   }
 }

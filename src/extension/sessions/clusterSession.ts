@@ -1,63 +1,77 @@
+import { ClusterProbing, type ClusterNotice } from '../../core/cluster/clusterProbing';
+import type { ClusterConnection } from '../../core/cluster/connect';
 import { RealClock } from '../../core/engine/clock';
 import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import type { ProbeTarget } from '../../core/engine/target';
-import { type ClusterPodBinding, ClusterTarget, EXEC_NOT_ALLOWED } from '../../core/targets/cluster';
+import { EXEC_NOT_ALLOWED } from '../../core/targets/cluster';
 import { ObservedProcesses } from '../../core/targets/local';
-import type { TunnelChange } from '../../core/targets/portForward';
 import { ExecGate } from '../safety/execGate';
-import type { ProbeLensSettings } from '../settings';
-import { KUBECTL_NAMED_BY } from './notices';
 import { ProbingSession, type SessionOptions } from './probingSession';
-
-export { type ClusterPods, findClusterPods } from '../../core/targets/cluster';
-export { tunnelText } from '../../core/targets/portForward';
 
 export interface ClusterSession {
   readonly session: ProbingSession;
-  /** Which exec command lines may run (through `kubectl exec`); the consent guard opens it. */
+  /** Which exec command lines may run (through the API's exec); the consent guard opens it. */
   readonly gate: ExecGate;
-  readonly target: ClusterTarget;
+  readonly probing: ClusterProbing;
 }
 
+/** Every probe goes through `probing`'s own target: this one only stands for it where the session asks for one. */
+const DRIVEN: ProbeTarget = { attempt: (_request, done) => done({ result: 'unknown', output: '', error: 'not probed here' }), dispose: () => undefined };
+
 /**
- * A cluster session: the real clock, probes through a `kubectl port-forward` per pod and exec
- * probes through `kubectl exec` behind the same consent gate as local ones. The pods are the
- * cluster's: only observed, so kills and restarts are the kubelet's decisions, reported, never
- * carried out. Not yet synced: the caller syncs it with its first snapshot.
+ * A cluster session: the real clock, the manifest's pods followed live in the cluster through
+ * `connection` (one `kubectl proxy`), probed through the API server, exec probes behind the same
+ * consent gate as local ones. The cluster's kubelet owns the containers: restarts are predicted,
+ * then confirmed or not. Not yet synced: the caller syncs it with its first snapshot.
  */
 export function createClusterSession(
   options: Omit<SessionOptions, 'kind'>,
-  settings: ProbeLensSettings,
-  bindings: readonly ClusterPodBinding[],
-  onTunnelChange: (pod: string, change: TunnelChange) => void,
+  connection: ClusterConnection,
+  settings: { readonly minorVersion: number | undefined; readonly allPods: boolean },
+  onNotice: (notice: ClusterNotice) => void,
 ): ClusterSession {
   const clock = new RealClock();
   const epoch = clock.now();
-  const target = new ClusterTarget({
-    kubectl: { path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY },
-    pods: bindings,
-    allowExec: true,
-    minorVersion: settings.minorVersion,
-    clock,
-    epoch,
-    // The session's event log has no tunnel lane yet: changes go to the output channel instead.
-    emit: () => undefined,
-    onTunnelChange: (pod, change) => onTunnelChange(pod.name, change),
-  });
-  const guarded: ProbeTarget = {
-    attempt: (request, done) => (request.probe.handler?.type === 'exec' ? done({ result: 'unknown', output: '', error: EXEC_NOT_ALLOWED }) : target.attempt(request, done)),
-    dispose: () => target.dispose(),
-  };
-  const gate = new ExecGate(target, guarded);
+  let gate: ExecGate | undefined;
+  let probing: ClusterProbing | undefined;
   const session = new ProbingSession(
     { ...options, kind: 'cluster' },
-    { clock, epoch, kubeletStartedAt: epoch - KUBELET_UP_MS, random: Math.random, target: gate, processes: new ObservedProcesses(), idScheme: 'cluster', owned: [] },
+    {
+      clock,
+      epoch,
+      kubeletStartedAt: epoch - KUBELET_UP_MS,
+      random: Math.random,
+      target: DRIVEN,
+      processes: new ObservedProcesses(),
+      idScheme: 'cluster',
+      owned: [connection],
+      driver: (emit) =>
+        (probing = new ClusterProbing({
+          api: connection.api,
+          clock,
+          epoch,
+          epochWall: Date.now(),
+          emit,
+          pods: [],
+          namespace: connection.namespace,
+          allPods: settings.allPods,
+          allowExec: true,
+          minorVersion: settings.minorVersion ?? connection.version.minor,
+          wrapTarget: (target) => {
+            const guarded: ProbeTarget = {
+              attempt: (request, done) => (request.probe.handler?.type === 'exec' ? done({ result: 'unknown', output: '', error: EXEC_NOT_ALLOWED }) : target.attempt(request, done)),
+              dispose: () => target.dispose(),
+            };
+            return (gate = new ExecGate(target, guarded));
+          },
+          onNotice,
+        })),
+    },
   );
-  return { session, gate, target };
+  return { session, gate: gate as ExecGate, probing: probing as ClusterProbing };
 }
 
-/** `shop/web-7d9c-x2x`, `3 pods`: shown next to the session's kind. */
-export function clusterDetail(bindings: readonly ClusterPodBinding[]): string {
-  const first = bindings[0]?.pod;
-  return bindings.length === 1 && first ? `${first.namespace}/${first.name}` : `${bindings.length} pods`;
+/** `prod · shop`: the context and namespace, shown next to the session's kind. */
+export function clusterDetail(connection: ClusterConnection): string {
+  return `${connection.context} · ${connection.namespace}`;
 }

@@ -3,6 +3,10 @@ import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
 import { attemptMessage, runWithRetries } from '../../core/engine/attempt';
 import { type DesiredPod, desiredPodsOf } from '../../core/engine/manager';
 import type { AttemptRequest } from '../../core/engine/target';
+import { connectToCluster } from '../../core/cluster/connect';
+import type { ClusterNotice } from '../../core/cluster/clusterProbing';
+import { noticeText } from '../../core/cluster/noticeText';
+import { RealClock } from '../../core/engine/clock';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { ProbeOutcome } from '../../core/probers/types';
 import { matchScenario } from '../../core/scenario/match';
@@ -17,11 +21,11 @@ import { SessionExecGuard } from '../safety/sessionExecGuard';
 import { probingRefusal } from '../safety/trust';
 import { type ProbeLensSettings, readSettings } from '../settings';
 import { kubeletEventLogger } from './kubeletEventLog';
-import { clusterDetail, createClusterSession, findClusterPods } from './clusterSession';
+import { clusterDetail, createClusterSession } from './clusterSession';
+import { forwardNotices } from './forwardNotices';
 import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
 import { KUBECTL_NAMED_BY, kubectlRemedy, notify, type Remedy, stderrBlock } from './notices';
 import { PortMapHint } from './portMapHint';
-import { TunnelNotices } from './tunnelNotices';
 import type { ProbingSession } from './probingSession';
 import { readScenario } from './scenarioFiles';
 import type { Sessions } from './sessions';
@@ -31,7 +35,10 @@ import { startSimulatedSession } from './simulatedSession';
  * Expected failures of starting something: a reason the user can act on, and what helps
  * (`remedy`: a setting to open, more in the log) for the buttons of its notification.
  */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly remedy?: Remedy };
+export type Outcome<T> = { readonly ok: true; readonly value: T } | Refusal;
+
+/** Why something was not done, and what the user can do about it. */
+export type Refusal = { readonly ok: false; readonly reason: string; readonly remedy?: Remedy };
 
 export interface LocalStart {
   readonly uri: vscode.Uri;
@@ -122,10 +129,11 @@ export class SessionLauncher {
   }
 
   /**
-   * Probes the manifest's pods in the cluster (kubectl port-forward / exec): trust first, then the
-   * pods are found, then exec consent as for a local session, then the tunnels open.
+   * Probes the manifest's pods in the cluster, watched live through one `kubectl proxy`: trust
+   * first, then the connection (context, proxy, the API's version), then exec consent as for a
+   * local session, then the pods are listed and probing starts.
    */
-  async startCluster(request: LocalStart): Promise<Outcome<LocalStarted>> {
+  async startCluster(request: LocalStart & { readonly context?: string }): Promise<Outcome<LocalStarted>> {
     const refusal = probingRefusal(request.trusted);
     if (refusal) return { ok: false, reason: refusal, remedy: { trust: true } };
     const settings = readSettings(request.uri);
@@ -133,22 +141,42 @@ export class SessionLauncher {
     if (!manifest.ok) return manifest;
     const { document, pods } = manifest.value;
     const name = baseName(request.uri);
-    const found = await findClusterPods({ path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY }, pods);
-    if (!found.ok && found.kubectl) return this.kubectlFailed(name, found.kubectl);
-    if (!found.ok) return { ok: false, reason: noPodReason(found.reason) };
-    for (const note of found.value.missing) this.log.warn(`[${name}] ${note}: not probed`);
-    const bindings = found.value.bindings;
-    const tunnels = new TunnelNotices(name, this.log);
-    const { session, gate, target } = createClusterSession(
-      { id: this.sessions.nextId('cluster'), uri: request.uri, pods: bindings.map((b) => b.identity.name), detail: clusterDetail(bindings), onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
-      settings,
-      bindings,
-      (pod, change) => tunnels.changed(pod, change),
+    if (!pods.some((p) => p.spec.containers.some((c) => c.probes.length > 0))) return { ok: false, reason: noPodReason('no container of this manifest has a probe') };
+    const context = request.context ?? settings.clusterContext;
+    const connected = await connectToCluster({
+      kubectl: { path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY },
+      ...(context !== undefined ? { context } : {}),
+      ...(settings.clusterNamespace !== undefined ? { namespace: settings.clusterNamespace } : {}),
+      allowExec: true,
+      clock: new RealClock(),
+    });
+    if (!connected.ok) return this.kubectlFailed(name, { error: connected.failure.error, command: `kubectl proxy${context ? ` --context ${context}` : ''}`, stderr: connected.failure.detail });
+    const connection = connected.value;
+    this.log.info(`[${name}] cluster: context ${connection.context}, namespace ${connection.namespace}, Kubernetes ${connection.version.gitVersion}`);
+    // What the first listing found wrong: why nothing can be probed, if nothing can.
+    const listing: { failure?: ClusterNotice & { kind: 'watch-failed' }; missing: string[] } = { missing: [] };
+    const { session, gate, probing } = createClusterSession(
+      { id: this.sessions.nextId('cluster'), uri: request.uri, pods: request.pods, detail: clusterDetail(connection), onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
+      connection,
+      { minorVersion: settings.minorVersionSet ? settings.minorVersion : undefined, allPods: settings.clusterAllPods },
+      (notice) => {
+        this.log[notice.kind === 'watch-failed' || notice.kind === 'no-pod' ? 'warn' : 'info'](`[${name}] ${noticeText(notice)}`);
+        if (notice.kind === 'watch-failed') listing.failure ??= notice;
+        if (notice.kind === 'no-pod') listing.missing.push(notice.why);
+      },
     );
-    // Finding the pods took a while: the exec question is about the manifest as it is now.
+    session.own(forwardNotices(session, name, this.log));
+    // Connecting took a while: the exec question is about the manifest as it is now.
     const all = this.allPods(this.models.get(document));
-    const what = `${bindings.map((b) => `${b.identity.name} → pod ${b.pod.namespace}/${b.pod.name}`).join(', ')} through kubectl (kills and restarts are the kubelet's decisions, reported, not carried out)`;
-    return this.begin({ session, gate, document, all }, what, () => target.whenConnected());
+    const what = `${podsTitle(pods)} in ${clusterDetail(connection)} through the API server (restarts are the cluster kubelet's: predicted, then confirmed or not)`;
+    return this.begin({ session, gate, document, all }, what, async (): Promise<Refusal | undefined> => {
+      // The pods are looked for once the exec question is answered, and probing starts with them.
+      session.sync(this.models.get(document));
+      await probing.whenListed();
+      if (probing.probedPods > 0) return undefined;
+      if (listing.failure) return this.kubectlFailed(name, { error: listing.failure.error, command: 'list pods (through kubectl proxy)', stderr: listing.failure.detail });
+      return { ok: false, reason: noPodReason(listing.missing.join('; ') || 'no pod of this manifest in the cluster') };
+    });
   }
 
   /**
@@ -250,7 +278,7 @@ export class SessionLauncher {
   private async begin(
     started: { session: ProbingSession; gate: ExecGate; document: vscode.TextDocument; all: readonly DesiredPod[] },
     what: string,
-    ready: (exec: LocalStarted['exec']) => void | Promise<void>,
+    ready: (exec: LocalStarted['exec']) => void | Promise<void | Refusal>,
   ): Promise<Outcome<LocalStarted>> {
     const { session, gate, document, all } = started;
     const uri = session.uri;
@@ -258,7 +286,11 @@ export class SessionLauncher {
     session.own(guard);
     // The question comes before the first probe: nothing runs until it is answered.
     const exec = await guard.review(execCommandsOf(all));
-    await ready(exec);
+    const refused = await ready(exec);
+    if (refused) {
+      session.dispose();
+      return refused;
+    }
     if (document.isClosed || session.isStopped) {
       session.dispose();
       return { ok: false, reason: `${baseName(uri)} was closed before probing started: open it and start again` };

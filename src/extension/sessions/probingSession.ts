@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
 import type { Disposable } from '../../core/engine/disposable';
 import type { EngineEvent } from '../../core/engine/events';
-import { type DesiredPod, desiredPodsOf, Manager, probeDependencies } from '../../core/engine/manager';
+import { type DesiredPod, desiredPodsOf, Manager, podRuntimes, probeDependencies } from '../../core/engine/manager';
 import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';
 import { type PodSpecModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { NextEvent, Playback } from '../../core/session/playback';
@@ -24,8 +24,18 @@ export type AttemptEvent = Extract<EngineEvent, { type: 'attempt' }>;
 export interface SessionEngine extends Omit<PodRuntimeOptions, 'emit' | 'backoff'> {
   /** Disposed with the session, after the engine. */
   readonly owned: readonly Disposable[];
+  /**
+   * Runs the pods instead of a Manager of our own pod runtimes (a cluster's kubelet runs them):
+   * given the session's event sink, it takes each sync of the manifest's pods.
+   */
+  readonly driver?: (emit: (event: EngineEvent) => void) => PodDriver;
   /** A simulation's virtual clock as it follows real time: the session plays it, the user pauses it. */
   readonly playback?: Playback;
+}
+
+/** What a session syncs the manifest's pods into. */
+export interface PodDriver extends Disposable {
+  sync(desired: readonly DesiredPod[]): void;
 }
 
 /** A simulation's controls; each change reaches the views at once. */
@@ -82,7 +92,9 @@ export class ProbingSession implements vscode.Disposable {
   readonly startedAt = Date.now();
   /** A plain array, not an emitter: `record` runs for every event, and usually nobody listens. */
   private recordListeners: RecordListener[] = [];
-  private readonly manager: Manager;
+  /** Our kubelet's pod runtimes; `undefined` when a driver runs the pods. */
+  private readonly manager: Manager<PodRuntime> | undefined;
+  private readonly driver: PodDriver;
   private readonly live: SessionState;
   private published: SessionSnapshot;
   private readonly changes = new vscode.EventEmitter<void>();
@@ -111,16 +123,20 @@ export class ProbingSession implements vscode.Disposable {
   ) {
     this.events = new TimelineStore(options.timelineCapacity ?? DEFAULT_TIMELINE_CAPACITY);
     this.live = new SessionState(engine.processes.carriesOutKills ? 'carried-out' : 'reported');
-    this.manager = new Manager({
+    const emit = (event: EngineEvent) => this.record(event);
+    this.manager = engine.driver
+      ? undefined
+      : new Manager(podRuntimes({
       clock: engine.clock,
       epoch: engine.epoch,
       kubeletStartedAt: engine.kubeletStartedAt,
       random: engine.random,
       target: engine.target,
       processes: engine.processes,
-      emit: (event) => this.record(event),
+      emit,
       idScheme: engine.idScheme,
-    });
+        }));
+    this.driver = engine.driver?.(emit) ?? (this.manager as Manager<PodRuntime>);
     const playback = engine.playback;
     this.simulation = playback && this.controls(playback);
     if (playback) {
@@ -177,7 +193,7 @@ export class ProbingSession implements vscode.Disposable {
   }
 
   get runtimes(): readonly PodRuntime[] {
-    return this.manager.runtimes;
+    return this.manager?.runtimes ?? [];
   }
 
   /** The snapshot the pods were last synced from. */
@@ -203,7 +219,7 @@ export class ProbingSession implements vscode.Disposable {
     this.current = snapshot;
     this.desired = desired;
     this.placements = undefined;
-    this.manager.sync(desired);
+    this.driver.sync(desired);
     this.throttle.poke();
   }
 
@@ -225,7 +241,7 @@ export class ProbingSession implements vscode.Disposable {
 
   /** Kills a container's process; the kubelet restarts it per its policy (see `PodRuntime.restartContainer`). */
   restartContainer(pod: string, container: string): RestartOutcome | 'unknown-pod' {
-    const runtime = this.manager.runtimes.find((r) => r.identity.name === pod);
+    const runtime = this.runtimes.find((r) => r.identity.name === pod);
     const outcome = runtime ? runtime.restartContainer(container) : 'unknown-pod';
     this.publish();
     return outcome;
@@ -254,7 +270,7 @@ export class ProbingSession implements vscode.Disposable {
     const endedSeconds = this.elapsedSeconds;
     this.stopped = true;
     clearInterval(this.ticker);
-    this.manager.dispose();
+    this.driver.dispose();
     this.engine.target.dispose();
     for (const d of this.engine.owned) d.dispose();
     for (const d of this.owned.splice(0)) d.dispose();

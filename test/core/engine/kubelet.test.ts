@@ -4,7 +4,7 @@ import { Backoff } from '../../../src/core/engine/backoff';
 import { VirtualClock } from '../../../src/core/engine/clock';
 import { type Disposable, NO_OP } from '../../../src/core/engine/disposable';
 import type { EngineEvent } from '../../../src/core/engine/events';
-import { type DesiredPod, desiredPods, Manager } from '../../../src/core/engine/manager';
+import { type DesiredPod, desiredPods, Manager, podRuntimes } from '../../../src/core/engine/manager';
 import { containersReady, isReady, isStarted } from '../../../src/core/engine/podStatus';
 import { seededRandom } from '../../../src/core/engine/random';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../../../src/core/engine/target';
@@ -761,7 +761,7 @@ function managerRig(scenarioText: string) {
   const events: EngineEvent[] = [];
   const script = scenario(scenarioText);
   const target = new SimulatedTarget(script, clock);
-  const manager = new Manager({
+  const manager = new Manager(podRuntimes({
     clock,
     epoch: 0,
     kubeletStartedAt: -3600 * S,
@@ -770,7 +770,7 @@ function managerRig(scenarioText: string) {
     processes: new SimulatedProcesses(script, clock),
     emit: (e) => events.push(e),
     idScheme: 'sim',
-  });
+  }));
   return { clock, events, manager, target };
 }
 

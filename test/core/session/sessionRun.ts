@@ -5,7 +5,7 @@
  */
 import { VirtualClock } from '../../../src/core/engine/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
-import { desiredPods, Manager } from '../../../src/core/engine/manager';
+import { desiredPods, Manager, podRuntimes } from '../../../src/core/engine/manager';
 import { seededRandom } from '../../../src/core/engine/random';
 import { parseManifest } from '../../../src/core/manifest';
 import type { KillMode, SessionSnapshot } from '../../../src/core/session/snapshot';
@@ -32,7 +32,7 @@ export function sessionRun(yaml: string, scenarioText: string, kills: KillMode =
   const script = scenario(scenarioText);
   const target = new SimulatedTarget(script, clock);
   const processes = kills === 'carried-out' ? new SimulatedProcesses(script, clock) : new ObservedProcesses();
-  const manager = new Manager({
+  const manager = new Manager(podRuntimes({
     clock,
     epoch: 0,
     kubeletStartedAt: -3_600_000,
@@ -44,7 +44,7 @@ export function sessionRun(yaml: string, scenarioText: string, kills: KillMode =
       state.apply(event);
     },
     idScheme: 'sim',
-  });
+  }));
   manager.sync(desiredPods(parseManifest(yaml)));
   const now = () => state.snapshot({ t: clock.now() / 1000, clock: { kind: 'virtual', paused: false, speed: 1 } });
   return {

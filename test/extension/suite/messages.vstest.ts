@@ -2,12 +2,11 @@
  * Every message Probe Lens shows about starting and running probes, inside a real VS Code: the
  * exact sentence, its buttons, and that each button does what it says (notifications are seen
  * and answered through ../notifications.ts; before a button is clicked, neither the Settings
- * editor nor the output is showing, so what shows after is its doing). There is no cluster:
- * kubectl is a stand-in script that writes what a real kubectl writes to stderr (the texts
- * test/core/k8s/kubectlErrors.test.ts checks the classifier against).
+ * editor nor the output is showing, so what shows after is its doing). The cluster is the
+ * test API server (test/fixtures/apiserver), reached through the real kubectl.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -16,39 +15,30 @@ import { sleep, test, waitFor } from '../harness';
 import { answerInputBox, answerQuickPick, captureMessages, clearWorkbench, closeAllEditors, openMachineSettingCall, outputShows, recordCommands, settingsEditorActive } from '../notifications';
 import { probingApi, startHealthServer, withSetting } from '../probing';
 import { fixtureUri, openFixture } from '../workbench';
+import { type ApiServer, requireKubectl, startApiServer } from '../../fixtures/apiserver';
 import { freePort } from '../../helpers/httpServers';
 
-/** A kubectl stand-in: `get` prints `pods` (a List) or fails with `getStderr`; `port-forward` fails with `forwardStderr`. */
-function standInKubectl(options: { getStderr?: string; pods?: unknown[]; forwardStderr?: string }): { path: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-kubectl-'));
-  writeFileSync(join(dir, 'get.err'), options.getStderr ?? '');
-  writeFileSync(join(dir, 'get.out'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: options.pods ?? [] }));
-  writeFileSync(join(dir, 'forward.err'), options.forwardStderr ?? '');
-  const path = join(dir, 'kubectl');
-  writeFileSync(
-    path,
-    `#!/bin/sh
-case "$1" in
-  get) if [ -s "${dir}/get.err" ]; then cat "${dir}/get.err" >&2; exit 1; fi; cat "${dir}/get.out";;
-  port-forward) cat "${dir}/forward.err" >&2; exit 1;;
-  *) echo "error: unknown command \\"$1\\" for \\"kubectl\\"" >&2; exit 1;;
-esac
-`,
-    { mode: 0o755 },
-  );
-  return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+/**
+ * A cluster for one test: the test API server, a kubeconfig for it in KUBECONFIG (the extension
+ * host's environment, which kubectl inherits) and the real kubectl on PATH.
+ */
+async function withCluster(setup: (server: ApiServer, dir: string) => string | Promise<string>, body: (server: ApiServer) => Promise<void>): Promise<void> {
+  requireKubectl();
+  const server = await startApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-kubeconfig-'));
+  const saved = process.env['KUBECONFIG'];
+  try {
+    process.env['KUBECONFIG'] = await setup(server, dir);
+    await body(server);
+  } finally {
+    if (saved === undefined) delete process.env['KUBECONFIG'];
+    else process.env['KUBECONFIG'] = saved;
+    await server.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-const REFUSED_6443 = `${Array.from({ length: 5 }, (_, i) => `E1124 10:00:0${i}.123456   1234 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \\"https://127.0.0.1:6443/api?timeout=32s\\": dial tcp 127.0.0.1:6443: connect: connection refused"`).join('\n')}
-The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
-`;
-
-const CLUSTER_POD = {
-  kind: 'Pod',
-  metadata: { name: 'web-7d9c4-x2x8q', namespace: 'default', uid: 'uid-web', labels: { app: 'web' } },
-  spec: { containers: [{ name: 'web' }] },
-  status: { phase: 'Running', podIP: '10.244.0.7', conditions: [{ type: 'Ready', status: 'True' }] },
-};
+const CLUSTER_POD = { name: 'web-7d9c4-x2x8q', namespace: 'default', labels: { app: 'web' } };
 
 test('kubectl not found: one sentence naming the setting, and Open Settings opens it', async () => {
   const probing = await probingApi();
@@ -78,100 +68,113 @@ test('kubectl not found: one sentence naming the setting, and Open Settings open
   }
 }, { timeoutMs: 30_000 });
 
-for (const [what, stderr, sentence] of [
-  ['the cluster is down', REFUSED_6443, "kubectl cannot reach the cluster at 127.0.0.1:6443 (connection refused): check that the cluster is running and that kubectl's current context is the right one."],
+const CLUSTER_FAILURES: readonly (readonly [string, (server: ApiServer, dir: string) => string | Promise<string>, RegExp, RegExp])[] = [
+  [
+    'the cluster is down',
+    async (server, dir) => {
+      const kubeconfig = server.writeKubeconfig(dir);
+      await server.dispose();
+      return kubeconfig;
+    },
+    /^Probe Lens: kubectl cannot reach the cluster at 127\.0\.0\.1:\d+ \(connection refused\): check that the cluster is running and that kubectl's current context is the right one\.$/,
+    /connect: connection refused/,
+  ],
   [
     'there is no kubeconfig',
-    'The connection to the server localhost:8080 was refused - did you specify the right host or port?\n',
-    'kubectl has no current context (no kubeconfig, or none chosen in it): choose one with kubectl config use-context NAME, or set KUBECONFIG.',
+    (_server, dir) => join(dir, 'none'),
+    /^Probe Lens: kubectl has no current context \(no kubeconfig, or none chosen in it\): choose one with kubectl config use-context NAME, or set KUBECONFIG\.$/,
+    /kubectl proxy/,
   ],
-  ['the credentials are refused', 'error: You must be logged in to the server (Unauthorized)\n', "the cluster did not accept kubectl's credentials (Unauthorized): log in again, or refresh the credentials in your kubeconfig."],
+  [
+    'the credentials are refused',
+    (server, dir) => server.writeKubeconfig(dir, { contexts: [{ name: 'test', token: 'expired-token' }] }),
+    /^Probe Lens: the cluster did not accept kubectl's credentials \(Unauthorized\): log in again, or refresh the credentials in your kubeconfig\.$/,
+    /Unauthorized/,
+  ],
   [
     'RBAC forbids listing pods',
-    'Error from server (Forbidden): pods is forbidden: User "dev" cannot list resource "pods" in API group "" in the namespace "default"\n',
-    'user "dev" may not list pods in namespace "default": ask your cluster admin for that permission, or use a context whose user has it.',
+    (server, dir) => {
+      server.forbid('pods', { verbs: ['list', 'watch'] });
+      return server.writeKubeconfig(dir);
+    },
+    /^Probe Lens: user "dev" may not list pods in namespace "default": ask your cluster admin for that permission, or use a context whose user has it\.$/,
+    /pods is forbidden: User "dev" cannot list resource "pods"/,
   ],
-] as const) {
-  test(`kubectl fails because ${what}: one sentence, and Show Output shows kubectl's whole stderr`, async () => {
-    const probing = await probingApi();
-    const kubectl = standInKubectl({ getStderr: stderr });
-    const capture = captureMessages((s) => (s.buttons.includes('Show Output') ? 'Show Output' : undefined));
-    const restore = await withSetting('kubectlPath', kubectl.path, vscode.ConfigurationTarget.Global);
-    try {
-      await clearWorkbench();
-      const document = await openFixture('cluster/web.yaml');
-      assert.equal(await vscode.commands.executeCommand('probeLens.startProbingCluster', { uri: document.uri }), undefined);
-      const shown = await capture.next(/^Probe Lens: /);
-      assert.deepEqual(shown, { severity: 'error', message: `Probe Lens: ${sentence}`, buttons: ['Show Output'] });
-      assert.doesNotMatch(shown.message, /E1124|memcache/, 'none of the raw klog lines');
-      const lastLine = stderr.trim().split('\n').at(-1) as string;
-      await waitFor(() => outputShows(lastLine), 10_000, 'the output channel with kubectl\'s stderr');
-      assert.equal(probing.sessions.forDocument(document.uri), undefined);
-    } finally {
-      capture.restore();
-      await restore();
-      kubectl.cleanup();
-      await vscode.commands.executeCommand('workbench.action.closePanel');
-    }
-  }, { timeoutMs: 30_000 });
-}
+];
 
-test('no pod of the manifest in the cluster: says what to do', async () => {
-  const kubectl = standInKubectl({ pods: [] });
-  const capture = captureMessages();
-  const restore = await withSetting('kubectlPath', kubectl.path, vscode.ConfigurationTarget.Global);
-  try {
-    const document = await openFixture('cluster/web.yaml');
-    assert.equal(await vscode.commands.executeCommand('probeLens.startProbingCluster', { uri: document.uri }), undefined);
-    assert.deepEqual(await capture.next(/no pod of/), {
-      severity: 'error',
-      message: 'Probe Lens: no pod of Deployment "web" with labels app=web in kubectl\'s current namespace: apply the manifest to the cluster first, or probe your app on this machine with Start Probing.',
-      buttons: [],
+for (const [what, setup, sentence, logged] of CLUSTER_FAILURES) {
+  test(`kubectl fails because ${what}: one sentence, and Show Output shows what the cluster said`, async () => {
+    const probing = await probingApi();
+    await withCluster(setup, async () => {
+      const capture = captureMessages((s) => (s.buttons.includes('Show Output') ? 'Show Output' : undefined));
+      try {
+        await clearWorkbench();
+        const document = await openFixture('cluster/web.yaml');
+        assert.equal(await vscode.commands.executeCommand('probeLens.startProbingCluster', { uri: document.uri }), undefined);
+        const shown = await capture.next(/^Probe Lens: /);
+        assert.equal(shown.severity, 'error');
+        assert.match(shown.message, sentence);
+        assert.deepEqual(shown.buttons, ['Show Output']);
+        await waitFor(() => outputShows(logged), 10_000, 'the output channel with what the cluster said');
+        assert.equal(probing.sessions.forDocument(document.uri), undefined);
+      } finally {
+        capture.restore();
+        await vscode.commands.executeCommand('workbench.action.closePanel');
+      }
     });
-  } finally {
-    capture.restore();
-    await restore();
-    kubectl.cleanup();
-  }
-}, { timeoutMs: 30_000 });
-
-for (const [what, forwardStderr, message] of [
-  [
-    'RBAC forbids port-forwarding',
-    'error: error upgrading connection: pods "web-7d9c4-x2x8q" is forbidden: User "dev" cannot create resource "pods/portforward" in API group "" in the namespace "default"\n',
-    'Probe Lens: port-forward to pod web-7d9c4-x2x8q is down: user "dev" may not port-forward to pods in namespace "default": ask your cluster admin for that permission, or use a context whose user has it.',
-  ],
-  [
-    'the pod is gone (a rollout replaced it)',
-    'Error from server (NotFound): pods "web-7d9c4-x2x8q" not found\n',
-    "Probe Lens: pod web-7d9c4-x2x8q is gone from the cluster (replaced or deleted): start probing in the cluster again to find the manifest's pod anew.",
-  ],
-] as const) {
-  test(`port-forward fails because ${what}: one warning per pod and reason, however often it retries`, async () => {
-    const probing = await probingApi();
-    const kubectl = standInKubectl({ pods: [CLUSTER_POD], forwardStderr });
-    const capture = captureMessages((s) => (s.buttons.includes('Show Output') ? 'Show Output' : undefined));
-    const restore = await withSetting('kubectlPath', kubectl.path, vscode.ConfigurationTarget.Global);
-    try {
-      await clearWorkbench();
-      const document = await openFixture('cluster/web.yaml');
-      const started = await vscode.commands.executeCommand<LocalStarted | undefined>('probeLens.startProbingCluster', { uri: document.uri });
-      assert.ok(started, 'the session starts: the tunnel retries on its own');
-      const shown = await capture.next(/web-7d9c4-x2x8q/);
-      assert.deepEqual(shown, { severity: 'warning', message, buttons: ['Show Output'] });
-      await waitFor(() => outputShows(forwardStderr.trim()), 10_000, 'the output channel with kubectl\'s stderr');
-      await sleep(3_500); // the first retries come after 1 s and 2 s
-      assert.equal(capture.shown.filter((s) => /web-7d9c4-x2x8q/.test(s.message)).length, 1, 'said once');
-      started.session.dispose();
-    } finally {
-      capture.restore();
-      probing.sessions.stopAll();
-      await restore();
-      kubectl.cleanup();
-      await vscode.commands.executeCommand('workbench.action.closePanel');
-    }
-  }, { timeoutMs: 30_000 });
+  }, { timeoutMs: 40_000 });
 }
+
+test('no pod of the manifest in the cluster: says where it looked and what to do', async () => {
+  await withCluster(
+    (server, dir) => server.writeKubeconfig(dir),
+    async () => {
+      const capture = captureMessages();
+      try {
+        const document = await openFixture('cluster/web.yaml');
+        assert.equal(await vscode.commands.executeCommand('probeLens.startProbingCluster', { uri: document.uri }), undefined);
+        assert.deepEqual(await capture.next(/no pod of/), {
+          severity: 'error',
+          message: 'Probe Lens: no pod of Deployment "web" with labels app=web in namespace "default": apply the manifest to the cluster first, or probe your app on this machine with Start Probing.',
+          buttons: [],
+        });
+      } finally {
+        capture.restore();
+      }
+    },
+  );
+}, { timeoutMs: 40_000 });
+
+test('port-forward refused by RBAC: one warning per pod and reason, however many attempts meet it', async () => {
+  const probing = await probingApi();
+  await withCluster(
+    (server, dir) => {
+      server.addPod({ ...CLUSTER_POD, containers: [{ name: 'web', ports: { 8080: 1 } }] });
+      server.forbid('pods/portforward');
+      return server.writeKubeconfig(dir);
+    },
+    async () => {
+      const capture = captureMessages((s) => (s.buttons.includes('Show Output') ? 'Show Output' : undefined));
+      try {
+        await clearWorkbench();
+        const document = await openFixture('cluster/web.yaml');
+        const started = await vscode.commands.executeCommand<LocalStarted | undefined>('probeLens.startProbingCluster', { uri: document.uri });
+        assert.ok(started, 'the session starts: every attempt meets the refusal, none is counted');
+        const shown = await capture.next(/web-7d9c4-x2x8q/);
+        assert.equal(shown.severity, 'warning');
+        assert.match(shown.message, /^Probe Lens: port-forward to pod web-7d9c4-x2x8q is refused: user "dev" may not .*port-?forward.* in namespace "default"/);
+        assert.deepEqual(shown.buttons, ['Show Output']);
+        await sleep(3_000); // three more attempts, a period each
+        assert.equal(capture.shown.filter((s) => /web-7d9c4-x2x8q/.test(s.message)).length, 1, 'said once');
+        started.session.dispose();
+      } finally {
+        capture.restore();
+        probing.sessions.stopAll();
+        await vscode.commands.executeCommand('workbench.action.closePanel');
+      }
+    },
+  );
+}, { timeoutMs: 40_000 });
 
 /** A manifest in the workspace whose container port nothing listens on (a free port, found now). */
 async function manifestOnFreePort(): Promise<{ uri: vscode.Uri; port: number }> {

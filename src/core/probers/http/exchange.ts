@@ -3,6 +3,7 @@ import * as tls from 'node:tls';
 import type * as Undici from 'undici';
 import { ERRNO_TEXT, goDialError, type SystemError } from '../goErrors';
 import { joinHostPort } from '../goFormat';
+import type { Dialer } from '../types';
 import { fromBinary, requestTarget, splitHostPort } from '../goUrl';
 import { type BodyRead, BoundedBody } from './body';
 import { type ConnectionFacts, GO_MAX_HEADER_BYTES, GoError, handshakeErrorText } from './errors';
@@ -43,7 +44,11 @@ export class Exchange implements ConnectionFacts {
   private readonly body = new BoundedBody();
   private closed = false;
 
-  constructor(undici: typeof Undici, hop: Hop) {
+  constructor(
+    undici: typeof Undici,
+    hop: Hop,
+    private readonly dial?: Dialer,
+  ) {
     let resolveHead: (head: Head | Error) => void = () => undefined;
     let headSeen = false;
     this.head = new Promise((resolve) => (resolveHead = resolve));
@@ -143,7 +148,7 @@ export class Exchange implements ConnectionFacts {
     };
     let connected = false;
     let dialed = host;
-    const raw = net.connect({ host, port });
+    const raw = net.connect(this.dial?.(host, port) ?? { host, port });
     this.socket = raw;
     raw.on('lookup', (error: Error | null, address: string) => {
       if (!error) dialed = address;

@@ -1,0 +1,93 @@
+import { ClusterProbing } from '../core/cluster/clusterProbing';
+import { noticeText } from '../core/cluster/noticeText';
+import { connectToCluster } from '../core/cluster/connect';
+import { RealClock } from '../core/engine/clock';
+import { desiredPods } from '../core/engine/manager';
+import type { KubectlConfig } from '../core/k8s/kubectl';
+import type { PageAssets } from './format/html';
+import type { CliIo } from './io';
+import { loadRunnableManifest } from './manifestInput';
+import { runSession, runStart, sessionOutput } from './runSession';
+import { UsageError } from './usage';
+
+export interface ClusterRun {
+  readonly file: string;
+  readonly format: string;
+  readonly page: PageAssets | undefined;
+  readonly durationMs: number | undefined;
+  /** `--kubernetes-version`: for the manifest's rules, and the User-Agent when given. */
+  readonly minorVersion: number;
+  readonly minorVersionGiven: boolean;
+  readonly context: string | undefined;
+  readonly namespace: string | undefined;
+  readonly allPods: boolean;
+  readonly kubectl: string;
+  readonly allowExec: boolean;
+}
+
+/**
+ * `run FILE --target cluster`: the manifest's pods are found in the cluster and watched live
+ * (`ClusterProbing`), through one `kubectl proxy` for the context; their probes run through the
+ * API server. The pods are only observed: where our kubelet would restart a container, the
+ * output predicts it and then says whether the cluster did.
+ */
+export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
+  const manifest = loadRunnableManifest(run.file, run.minorVersion, io);
+  const kubectl: KubectlConfig = { path: run.kubectl, env: process.env };
+  const clock = new RealClock();
+  // Ctrl-C while connecting still stops kubectl (it runs in its own process group).
+  let interrupted = false;
+  const aborting: { dispose(): void }[] = [];
+  const releaseEarly = io.onInterrupt(() => {
+    interrupted = true;
+    for (const part of aborting) part.dispose();
+  });
+  const connected = await connectToCluster({ kubectl, context: run.context, namespace: run.namespace, allowExec: run.allowExec, clock });
+  if (!connected.ok) {
+    releaseEarly();
+    // kubectl's own words first, when they say more than the sentence (a terminal shows them whole).
+    const said = connected.failure.detail.trim();
+    if (said && said !== connected.failure.error.detail && !connected.failure.error.sentence.includes(said)) io.stderr(`${said}\n`);
+    throw new UsageError(connected.failure.error.sentence);
+  }
+  const connection = connected.value;
+  aborting.push(connection);
+  const minorVersion = run.minorVersionGiven ? run.minorVersion : connection.version.minor;
+  io.stderr(`probe-lens: context ${connection.context}, namespace ${connection.namespace}, Kubernetes ${connection.version.gitVersion}; User-Agent kube-probe/1.${minorVersion}\n`);
+
+  const start = runStart(clock);
+  const { output, text, live } = sessionOutput(
+    io,
+    run.format,
+    { mode: 'run', target: 'cluster', file: run.file, context: connection.context, namespace: connection.namespace, startedAt: start.startedAt },
+    { page: run.page, clock, start, file: run.file },
+  );
+  const probing = new ClusterProbing({
+    api: connection.api,
+    clock,
+    epoch: start.epoch,
+    epochWall: start.startedAtMs,
+    emit: output.emit,
+    pods: desiredPods(manifest),
+    namespace: connection.namespace,
+    allPods: run.allPods,
+    allowExec: run.allowExec,
+    minorVersion,
+    onNotice: (notice) => io.stderr(`probe-lens: ${noticeText(notice)}\n`),
+  });
+  aborting.push(probing);
+  await probing.whenListed();
+  releaseEarly();
+  if (interrupted) {
+    output.finish();
+    return 0;
+  }
+  if (probing.probedPods === 0) {
+    probing.dispose();
+    connection.dispose();
+    output.finish();
+    throw new UsageError(probing.following === 0 ? 'no pod of this manifest can be probed in the cluster (see above)' : 'no Running pod of this manifest in the cluster to probe (see above)');
+  }
+  const elapsed = clock.now() - start.epoch;
+  return runSession({ running: [probing, connection], output, text, live }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - elapsed), io);
+}

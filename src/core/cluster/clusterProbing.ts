@@ -1,0 +1,227 @@
+import type { Clock } from '../engine/clock';
+import type { Disposable } from '../engine/disposable';
+import type { EngineEvent, EventSink } from '../engine/events';
+import { type DesiredPod, Manager } from '../engine/manager';
+import { ObservedPodRuntime } from '../engine/observedPod';
+import { KUBELET_UP_MS } from '../engine/podRuntime';
+import type { KubeApi } from '../k8s/kubeApi';
+import type { ProbeTarget } from '../engine/target';
+import type { KubectlError } from '../k8s/kubectlErrors';
+import { ClusterTarget } from '../targets/cluster';
+import { type ClusterPod, observedPodOf } from './clusterPod';
+import { watchPodEvents } from './clusterEvents';
+import { type BoundPod, describeObject, noPodText, PodFollower, podListPath, unfollowable } from './podFollower';
+import { VerdictComparer } from './verdicts';
+
+/** What people are told as a cluster session goes (the CLI's stderr, the extension's log and notices). */
+export type ClusterNotice =
+  /** A manifest pod is probed through this cluster pod (again, after a rollout). */
+  | { readonly kind: 'bound'; readonly manifestPod: string; readonly what: string; readonly pod: ClusterPod; readonly replaced?: string }
+  /** A manifest pod has no pod to probe now, and why. */
+  | { readonly kind: 'no-pod'; readonly manifestPod: string; readonly why: string }
+  /** Watching the cluster failed (it keeps trying), or works again. */
+  | { readonly kind: 'watch-failed'; readonly error: KubectlError; readonly detail: string }
+  | { readonly kind: 'watch-recovered' };
+
+export interface ClusterProbingOptions {
+  readonly api: KubeApi;
+  readonly clock: Clock;
+  readonly epoch: number;
+  /** The wall time `epoch` stands for: the API's timestamps are wall-clock. */
+  readonly epochWall: number;
+  readonly emit: EventSink;
+  /** The manifest's pods; those with probes are followed in the cluster. */
+  readonly pods: readonly DesiredPod[];
+  /** For manifest pods without `metadata.namespace`: the one given, else the context's. */
+  readonly namespace: string;
+  readonly allPods: boolean;
+  readonly allowExec: boolean;
+  readonly minorVersion: number;
+  readonly random?: () => number;
+  /** What the runtimes probe through instead of the cluster target itself (the extension's exec consent gate). */
+  readonly wrapTarget?: (target: ProbeTarget) => ProbeTarget;
+  readonly onNotice: (notice: ClusterNotice) => void;
+}
+
+/**
+ * Probing a cluster's pods as their kubelet does, while watching them live: each manifest pod
+ * with probes is followed (`PodFollower`); the pods it finds are probed through the API server
+ * (`ClusterTarget`) by runtimes that take their containers' lifecycle from the watch
+ * (`ObservedPodRuntime`); the cluster's own verdicts and events are written beside ours, and
+ * compared (`VerdictComparer`). Disposing stops every watch, stream and worker.
+ */
+export class ClusterProbing implements Disposable {
+  private readonly manager: Manager<ObservedPodRuntime>;
+  private readonly target: ClusterTarget;
+  /** Per manifest pod (by its uid): its follower, and the list it watches. */
+  private readonly followers = new Map<string, { readonly follower: PodFollower; readonly path: string }>();
+  /** The manifest pods as last synced, by uid. */
+  private readonly specs = new Map<string, DesiredPod>();
+  /** Manifest pods that cannot be looked for, already said. */
+  private readonly refused = new Set<string>();
+  /** Manifest pods whose missing pod was said (once, until one is found). */
+  private readonly saidNoPod = new Set<string>();
+  /** Per manifest pod (by its uid): the cluster pods probed for it now. */
+  private readonly bound = new Map<string, readonly BoundPod[]>();
+  /** Engine uid → the cluster pod its probes go to. */
+  private readonly podsByUid = new Map<string, ClusterPod>();
+  private readonly eventWatches = new Map<string, Disposable>();
+  private readonly comparer: VerdictComparer;
+  private readonly emit: EventSink;
+  private disposed = false;
+
+  constructor(private readonly options: ClusterProbingOptions) {
+    this.comparer = new VerdictComparer(options.clock, options.epoch, (event) => options.emit(event));
+    this.emit = (event: EngineEvent) => {
+      if (this.disposed) return;
+      options.emit(event);
+      this.comparer.see(event);
+    };
+    this.target = new ClusterTarget({ api: options.api, podOf: (uid) => this.podsByUid.get(uid), allowExec: options.allowExec, minorVersion: options.minorVersion, clock: options.clock });
+    const probed = options.wrapTarget?.(this.target) ?? this.target;
+    this.manager = new Manager(
+      (identity, spec) =>
+        new ObservedPodRuntime(identity, spec, {
+          clock: options.clock,
+          epoch: options.epoch,
+          kubeletStartedAt: options.epoch - KUBELET_UP_MS,
+          random: options.random ?? Math.random,
+          target: probed,
+          emit: this.emit,
+        }),
+    );
+    this.sync(options.pods);
+  }
+
+  /**
+   * Follows the manifest as edited: new manifest pods are looked for, removed ones let go, and
+   * edited probes restart their own workers (the Manager's fingerprints). A changed selector
+   * or namespace starts its pod's search again.
+   */
+  sync(pods: readonly DesiredPod[]): void {
+    if (this.disposed) return;
+    const wanted = new Map<string, { readonly desired: DesiredPod; readonly namespace: string; readonly path: string }>();
+    for (const desired of pods) {
+      if (!desired.spec.containers.some((c) => c.probes.length > 0)) continue;
+      const why = unfollowable(desired.spec);
+      if (why !== undefined) {
+        if (!this.refused.has(desired.identity.uid)) this.options.onNotice({ kind: 'no-pod', manifestPod: desired.identity.name, why });
+        this.refused.add(desired.identity.uid);
+        continue;
+      }
+      const namespace = desired.spec.objectNamespace || this.options.namespace;
+      wanted.set(desired.identity.uid, { desired, namespace, path: podListPath(desired.spec, namespace) });
+    }
+    for (const [uid, followed] of this.followers) {
+      if (wanted.get(uid)?.path === followed.path) continue;
+      followed.follower.dispose();
+      this.followers.delete(uid);
+      this.letGo(uid);
+    }
+    for (const [uid, { desired, namespace, path }] of wanted) {
+      this.specs.set(uid, desired);
+      if (this.followers.has(uid)) continue;
+      const follower = new PodFollower({
+        api: this.options.api,
+        clock: this.options.clock,
+        desired,
+        namespace,
+        allPods: this.options.allPods,
+        onPods: (bound, all) => this.follow(desired, namespace, bound, all),
+        onFailure: (failure) => this.options.onNotice({ kind: 'watch-failed', error: failure.error, detail: failure.detail }),
+        onRecovered: () => this.options.onNotice({ kind: 'watch-recovered' }),
+      });
+      this.followers.set(uid, { follower, path });
+    }
+    this.resync();
+  }
+
+  /** Resolves once every followed manifest pod was listed once (or failed to be). */
+  async whenListed(): Promise<void> {
+    await Promise.all([...this.followers.values()].map((f) => f.follower.whenListed()));
+  }
+
+  /** How many cluster pods are probed now. */
+  get probedPods(): number {
+    return this.podsByUid.size;
+  }
+
+  get following(): number {
+    return this.followers.size;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const { follower } of this.followers.values()) follower.dispose();
+    for (const watch of this.eventWatches.values()) watch.dispose();
+    this.eventWatches.clear();
+    this.manager.dispose();
+    this.target.dispose();
+    this.comparer.dispose();
+  }
+
+  /** One manifest pod's cluster pods changed: rebind, resync the runtimes, feed them the statuses. */
+  private follow(desired: DesiredPod, namespace: string, bound: readonly BoundPod[], all: readonly ClusterPod[]): void {
+    if (this.disposed) return;
+    const before = this.bound.get(desired.identity.uid) ?? [];
+    this.bound.set(desired.identity.uid, bound);
+    for (const { identity } of before) if (!bound.some((b) => b.identity.uid === identity.uid)) this.podsByUid.delete(identity.uid);
+    for (const { identity, pod } of bound) {
+      const previous = this.podsByUid.get(identity.uid);
+      this.podsByUid.set(identity.uid, pod);
+      if (previous?.uid !== pod.uid) this.rebound(desired, identity.name, pod, previous);
+    }
+    if (bound.length > 0) this.saidNoPod.delete(desired.identity.uid);
+    if (bound.length === 0 && (before.length > 0 || !this.saidNoPod.has(desired.identity.uid))) {
+      this.saidNoPod.add(desired.identity.uid);
+      this.options.onNotice({ kind: 'no-pod', manifestPod: desired.identity.name, why: noPodText(desired.spec, namespace, all) });
+    }
+    this.resync(bound);
+  }
+
+  /** The runtimes for the pods bound now, with the manifest's specs; then the statuses of `observed`. */
+  private resync(observed: readonly BoundPod[] = []): void {
+    this.manager.sync([...this.bound.entries()].flatMap(([uid, pods]) => pods.map((b) => ({ identity: b.identity, spec: (this.specs.get(uid) as DesiredPod).spec }))));
+    const wallToClock = (wall: number) => this.options.epoch + (wall - this.options.epochWall);
+    for (const runtime of this.manager.runtimes) {
+      const pod = this.podsByUid.get(runtime.identity.uid);
+      if (pod && observed.some((b) => b.identity.uid === runtime.identity.uid)) runtime.observe(observedPodOf(pod, wallToClock));
+    }
+    this.watchEvents();
+  }
+
+  /** A manifest pod no longer followed: its cluster pods are no longer probed. */
+  private letGo(manifestUid: string): void {
+    for (const { identity } of this.bound.get(manifestUid) ?? []) this.podsByUid.delete(identity.uid);
+    this.bound.delete(manifestUid);
+    this.specs.delete(manifestUid);
+  }
+
+  private rebound(desired: DesiredPod, name: string, pod: ClusterPod, previous: ClusterPod | undefined): void {
+    const t = (this.options.clock.now() - this.options.epoch) / 1000;
+    this.emit({ type: 'target', t, pod: name, clusterPod: pod.name, namespace: pod.namespace, ...(pod.podIP ? { podIP: pod.podIP } : {}) });
+    this.options.onNotice({ kind: 'bound', manifestPod: name, what: describeObject(desired.spec), pod, ...(previous ? { replaced: previous.name } : {}) });
+  }
+
+  /** One watch of the cluster's events per probed pod, kept while it is probed. */
+  private watchEvents(): void {
+    const wanted = new Map<string, { readonly pod: ClusterPod; readonly name: string }>();
+    for (const [uid, pod] of this.podsByUid) wanted.set(pod.uid, { pod, name: this.nameOf(uid) });
+    for (const [uid, watch] of this.eventWatches) {
+      if (wanted.has(uid)) continue;
+      watch.dispose();
+      this.eventWatches.delete(uid);
+    }
+    for (const [uid, { pod, name }] of wanted) {
+      if (this.eventWatches.has(uid)) continue;
+      const { api, clock, epoch, epochWall } = this.options;
+      this.eventWatches.set(uid, watchPodEvents({ api, clock, epoch, epochWall, pod, podName: name, emit: this.emit }));
+    }
+  }
+
+  private nameOf(engineUid: string): string {
+    for (const pods of this.bound.values()) for (const b of pods) if (b.identity.uid === engineUid) return b.identity.name;
+    return engineUid;
+  }
+}

@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import { notify, remedyActions } from './notices';
+import type { ProbingSession } from './probingSession';
+
+/** The prober error of an attempt whose port-forward the cluster refused (`ClusterTarget`). */
+const REFUSED_FORWARD = /^port-forward to pod (\S+) refused: (.+)$/;
+
+/**
+ * A cluster session's port-forwards that the cluster refuses (RBAC, a pod gone, the API server
+ * away), told to people once per pod and reason: every attempt meets the same refusal, and each
+ * is in the log already as an errored probe. A pod refusing the forwarded port is the probe's
+ * own failure, reported as such, not here.
+ */
+export function forwardNotices(session: ProbingSession, name: string, log: vscode.LogOutputChannel): vscode.Disposable {
+  const told = new Set<string>();
+  return session.onDidRecord((event) => {
+    if (event.type !== 'attempt' || event.error === undefined) return;
+    const refused = REFUSED_FORWARD.exec(event.error);
+    if (!refused || told.has(event.error)) return;
+    told.add(event.error);
+    log.warn(`[${name}] ${event.error}`);
+    void notify('warning', `port-forward to pod ${refused[1]} is refused: ${refused[2]}`, remedyActions({ output: true }, log));
+  });
+}
