@@ -4,6 +4,7 @@
  * benchmarks report, they do not fail the build.
  */
 import { runCheckBenchmark } from './check.bench';
+import { runClusterBenchmark } from './cluster.bench';
 import { runExtensionBenchmark } from './extension.bench';
 import { runHeapBenchmark } from './heap.bench';
 import { runHttpBenchmark } from './http.bench';
@@ -22,6 +23,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'simulate', run: runSimulateBenchmark },
   { name: 'heap', run: runHeapBenchmark },
   { name: 'http', run: runHttpBenchmark },
+  { name: 'cluster', run: runClusterBenchmark },
   { name: 'schedule', run: runScheduleBenchmark },
   { name: 'timeline', run: runTimelineBenchmark },
   { name: 'extension', run: runExtensionBenchmark },

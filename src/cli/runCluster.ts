@@ -1,4 +1,4 @@
-import { ClusterProbing } from '../core/cluster/clusterProbing';
+import { type ClusterNotice, ClusterProbing } from '../core/cluster/clusterProbing';
 import { noticeText } from '../core/cluster/noticeText';
 import { connectToCluster } from '../core/cluster/connect';
 import { RealClock } from '../core/engine/clock';
@@ -33,7 +33,7 @@ export interface ClusterRun {
  */
 export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
   const manifest = loadRunnableManifest(run.file, run.minorVersion, io);
-  const kubectl: KubectlConfig = { path: run.kubectl, env: process.env };
+  const kubectl: KubectlConfig = { path: run.kubectl, env: process.env, namedBy: 'the --kubectl option' };
   const clock = new RealClock();
   // Ctrl-C while connecting still stops kubectl (it runs in its own process group).
   let interrupted = false;
@@ -62,6 +62,9 @@ export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
     { mode: 'run', target: 'cluster', file: run.file, context: connection.context, namespace: connection.namespace, startedAt: start.startedAt },
     { page: run.page, clock, start, file: run.file },
   );
+  // Until the first listing is done, what goes wrong is held back: if nothing can be probed it
+  // is the one reason the run ends (a 403 is not a watch "retrying" while the CLI exits).
+  const firstListing = new FirstListing((notice) => io.stderr(`probe-lens: ${noticeText(notice)}\n`));
   const probing = new ClusterProbing({
     api: connection.api,
     clock,
@@ -73,21 +76,57 @@ export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
     allPods: run.allPods,
     allowExec: run.allowExec,
     minorVersion,
-    onNotice: (notice) => io.stderr(`probe-lens: ${noticeText(notice)}\n`),
+    onNotice: (notice) => firstListing.notice(notice),
   });
   aborting.push(probing);
   await probing.whenListed();
   releaseEarly();
   if (interrupted) {
+    firstListing.done();
     output.finish();
     return 0;
   }
   if (probing.probedPods === 0) {
     probing.dispose();
     connection.dispose();
-    output.finish();
-    throw new UsageError(probing.following === 0 ? 'no pod of this manifest can be probed in the cluster (see above)' : 'no Running pod of this manifest in the cluster to probe (see above)');
+    // No session ran: nothing on stdout, as for every other reason the run cannot start.
+    throw new UsageError(firstListing.whyNothing(probing.following));
   }
+  firstListing.done();
   const elapsed = clock.now() - start.epoch;
   return runSession({ running: [probing, connection], output, text, live }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - elapsed), io);
+}
+
+/**
+ * The notices of the first listing, held until it is done: said as they came once probing
+ * starts, or made the one sentence why it cannot (the API's refusal, else where no pod was found).
+ */
+class FirstListing {
+  private held: ClusterNotice[] | undefined = [];
+
+  constructor(private readonly say: (notice: ClusterNotice) => void) {}
+
+  notice(notice: ClusterNotice): void {
+    if (this.held) this.held.push(notice);
+    else this.say(notice);
+  }
+
+  /** Probing has started: what was held is said, and what comes next as it comes. */
+  done(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const notice of held) this.say(notice);
+  }
+
+  /** Nothing is probed: why, in one sentence. */
+  whyNothing(following: number): string {
+    const held = this.held ?? [];
+    this.held = undefined;
+    const failed = held.find((n): n is Extract<ClusterNotice, { kind: 'watch-failed' }> => n.kind === 'watch-failed');
+    if (failed) return failed.error.sentence;
+    const reasons = held.flatMap((n) => (n.kind === 'no-pod' ? [n.why] : []));
+    if (reasons.length === 0) return 'no pod of this manifest can be probed in the cluster';
+    const remedy = following === 0 ? '' : reasons.every((r) => r.startsWith('no Running pod')) ? ': wait until one runs, then run again' : ': apply the manifest to the cluster first, or check --context and --namespace';
+    return `${reasons.join('; ')}${remedy}`;
+  }
 }

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { attemptMessage } from '../core/engine/attempt';
-import { PROBING_CONTAINERS } from '../core/manifest';
+import { probeTypeTitle } from '../core/engine/events';
+import { PROBING_CONTAINERS, type ProbeType } from '../core/manifest';
+import { disagreementDiagnostic, podsFor } from '../core/session/clusterText';
+import type { ContainerSnapshot, PodSnapshot } from '../core/session/snapshot';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import { toVsRange } from './documents/positions';
 import type { AttemptEvent, ProbingSession } from './sessions/probingSession';
@@ -51,23 +54,58 @@ export class LiveDiagnostics implements vscode.Disposable {
 
 function diagnosticsOf(session: ProbingSession): vscode.Diagnostic[] {
   const diagnostics: vscode.Diagnostic[] = [];
+  const state = session.state;
   for (const pod of session.pods) {
     const placed = session.placement(pod.identity.name);
     if (!placed) continue;
-    for (const container of pod.spec.containers) {
-      if (!PROBING_CONTAINERS.includes(container.kind)) continue;
-      for (const probe of container.probes) {
-        const last = session.lastAttempt(pod.identity.name, container.name, probe.type);
-        const result = session.state.pods.get(pod.identity.name)?.containers.get(container.name)?.probes.get(probe.type)?.result;
-        const shown = last && liveProblem(last, result === 'Failure');
-        if (!shown) continue;
-        const diagnostic = new vscode.Diagnostic(toVsRange(probe.keyRange, placed), shown.message, shown.severity);
-        diagnostic.source = DIAGNOSTIC_SOURCE;
-        diagnostics.push(diagnostic);
+    // Probed as several cluster pods (`--all-pods`), each speaks for itself, named.
+    const members = podsFor(state.pods, pod.identity.name);
+    for (const member of members) {
+      const prefix = members.length > 1 || member.name !== pod.identity.name ? `${member.name}: ` : '';
+      for (const container of pod.spec.containers) {
+        if (!PROBING_CONTAINERS.includes(container.kind)) continue;
+        const live = member.containers.get(container.name);
+        // First: the worst of what the cluster's kubelet says beside ours (a hover lists them in this order).
+        const disagreement = live?.disagreement;
+        if (disagreement) {
+          const readiness = container.probe('readiness');
+          const range = readiness ? toVsRange(readiness.keyRange, placed) : toVsRange(container.range, placed).with({ end: undefined });
+          diagnostics.push(diagnostic(new vscode.Range(range.start, readiness ? range.end : range.start.translate(0, 1)), `${prefix}${disagreementDiagnostic(container.name, disagreement)}`, vscode.DiagnosticSeverity.Warning));
+        }
+        for (const probe of container.probes) {
+          const snapshot = live?.probes.get(probe.type);
+          const range = toVsRange(probe.keyRange, placed);
+          const shown = snapshot?.newest && liveProblem(snapshot.newest, snapshot.result === 'Failure');
+          if (shown) diagnostics.push(diagnostic(range, `${prefix}${shown.message}`, shown.severity));
+          const theirs = live && clusterWord(member, live, probe.type, state.t);
+          if (theirs) diagnostics.push(diagnostic(range, `${prefix}${theirs}`, vscode.DiagnosticSeverity.Information));
+        }
       }
     }
   }
   return diagnostics;
+}
+
+function diagnostic(range: vscode.Range, message: string, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {
+  const made = new vscode.Diagnostic(range, message, severity);
+  made.source = DIAGNOSTIC_SOURCE;
+  return made;
+}
+
+/** How recent the cluster's liveness or startup failure must be to stand beside ours (its readiness failures stand while it says not ready). */
+const CLUSTER_FAILURE_SHOWN_S = 60;
+
+/**
+ * The cluster's own word on a probe, beside ours: its newest `Unhealthy` event for the probe,
+ * while it still holds — a readiness failure while the kubelet says not ready, a liveness or
+ * startup failure for a minute.
+ */
+function clusterWord(pod: PodSnapshot, container: ContainerSnapshot, type: ProbeType, now: number): string | undefined {
+  const prefix = `${probeTypeTitle(type)} probe failed:`;
+  const event = [...pod.clusterEvents].reverse().find((e) => e.reason === 'Unhealthy' && e.container === container.name && e.message.startsWith(prefix));
+  if (!event) return undefined;
+  const holds = type === 'readiness' ? container.kubelet?.ready === false : now - event.t <= CLUSTER_FAILURE_SHOWN_S;
+  return holds ? `The cluster's kubelet: ${event.message}${event.count > 1 ? ` (×${event.count})` : ''}` : undefined;
 }
 
 /** One decision: what an attempt shows in the editor, if anything. */

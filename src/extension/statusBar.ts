@@ -10,7 +10,8 @@ const ICONS: Readonly<Record<Severity, string>> = { error: '$(error)', warning: 
  * The probing state at a glance, from the sessions' published snapshots: hidden without a
  * running session; otherwise the worst thing in them, `$(error) web: CrashLoopBackOff · 7
  * restarts (liveness)`, `$(pulse) pod web-0 Ready`, a simulation's virtual time after it
- * (`· t+00:03:20`, or `$(debug-pause) t+00:03:20` while paused). A click focuses the Probes view.
+ * (`· t+00:03:20`, or `$(debug-pause) t+00:03:20` while paused), a cluster's context and namespace
+ * (`· $(cloud) prod · shop`). A click focuses the Probes view.
  */
 export class ProbingStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('probeLens.probing', vscode.StatusBarAlignment.Left, 10);
@@ -66,13 +67,16 @@ function statusOf(sessions: readonly ProbingSession[]): { text: string; tooltip:
     const headline = sessionHeadline(session.state);
     if (!worst || headline.rank > worst.headline.rank) worst = { session, headline };
     const clock = clockText(session.state.clock, session.state.t);
-    lines.push(`- **${escapeMarkdown(session.label)}** (${session.kind}): ${escapeMarkdown(headline.text)}${clock ? ` · ${clock}` : ''}`);
+    const kind = session.kind === 'cluster' ? `cluster ${session.options.detail}` : session.kind;
+    lines.push(`- **${escapeMarkdown(session.label)}** (${escapeMarkdown(kind)}): ${escapeMarkdown(headline.text)}${clock ? ` · ${clock}` : ''}`);
   }
   const { session, headline } = worst as { session: ProbingSession; headline: Headline };
   const state = session.state;
   const paused = state.clock.kind === 'virtual' && state.clock.paused;
   const time = state.clock.kind === 'virtual' ? virtualTime(state.t) : undefined;
-  const text = `${paused ? '$(debug-pause)' : ICONS[headline.severity]} ${headline.text}${time ? ` · ${time}` : ''}`;
+  // In a cluster, where: the context and namespace (`$(cloud) prod · shop`).
+  const where = session.kind === 'cluster' ? ` · $(cloud) ${session.options.detail}` : '';
+  const text = `${paused ? '$(debug-pause)' : ICONS[headline.severity]} ${headline.text}${time ? ` · ${time}` : ''}${where}`;
   const tooltip = new vscode.MarkdownString([`Probe Lens`, '', ...lines, '', 'Click to show the Probes view.'].join('\n'));
   return { text, tooltip, severity: headline.severity };
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { requireKubectl, startApiServer } from '../fixtures/apiserver';
 import { spawnCli } from '../helpers/cli';
+import { kubectlProcesses } from '../helpers/kubectlProcesses';
 import { startHttpServer } from '../helpers/httpServers';
 import { scratchDir } from '../helpers/scratch';
 
@@ -28,14 +28,6 @@ spec:
 `;
 
 type Line = Record<string, unknown> & { type: string };
-
-function kubectlProxies(kubeconfig: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', kubeconfig.replace(/\/kubeconfig$/, '')], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 for (const version of ['1.32', '1.29']) {
   test(`run --target cluster (kubectl ${version}): one refused port blinds no other probe; Host and User-Agent as the kubelet's; a restart predicted, then confirmed`, async () => {
@@ -72,7 +64,7 @@ for (const version of ['1.32', '1.29']) {
       assert.ok(lines.some((l) => l.type === 'container' && l['restartCount'] === 1), 'the restart seen through the watch');
       assert.ok(lines.some((l) => l.type === 'target' && l['clusterPod'] === 'web-5d4f8b7c9-x2k4q'));
       assert.match(run.stderr, new RegExp(`Kubernetes v${version.replace('.', '\\.')}\\.\\d+; User-Agent kube-probe/${version.replace('.', '\\.')}`));
-      assert.deepEqual(kubectlProxies(kubeconfig), [], 'no kubectl left after the run');
+      assert.deepEqual(kubectlProcesses(kubeconfig), [], 'no kubectl left after the run');
     } finally {
       await server.dispose();
       await app.close();

@@ -173,7 +173,7 @@ test('run: exec probes do not run without --allow-exec; Ctrl-C stops the session
 
 test('run: --target cluster without kubectl and a non-loopback --host are refused (exit 2)', () => {
   const manifest = file('pod.yaml', POD('      readinessProbe: {tcpSocket: {port: 8080}}\n'));
-  assert.match(cli(['run', manifest, '--target', 'cluster', '--kubectl', '/nonexistent/kubectl']).stderr, /kubectl not found/);
+  assert.match(cli(['run', manifest, '--target', 'cluster', '--kubectl', '/nonexistent/kubectl']).stderr, /kubectl was not found at \/nonexistent\/kubectl: install kubectl, or set the --kubectl option/);
   const remote = cli(['run', manifest, '--host', '10.1.2.3']);
   assert.equal(remote.code, 2);
   assert.match(remote.stderr, /--allow-host 10\.1\.2\.3/);

@@ -71,9 +71,9 @@ for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) 
  * Starts code-server on 127.0.0.1 with a random port and a throw-away profile, extensions
  * directory and TMPDIR (the server leaves vscode-ipc-*.sock files in its TMPDIR).
  * `stop()` kills the whole process group: killing only code-server's pid leaves its
- * fileWatcher child running.
+ * fileWatcher child running. `env` adds variables to its environment (and its extension host's).
  */
-export async function startCodeServer({ verbose = false, settings = {} } = {}) {
+export async function startCodeServer({ verbose = false, settings = {}, env = {} } = {}) {
   const bin = codeServerBin();
   mustBeExecutable(bin, `code-server not found at ${bin}: ${INSTALL_HINT}, or set CODE_SERVER_BIN`);
   const tmp = mkdtempSync(join(tmpdir(), 'probe-lens-e2e-'));
@@ -99,7 +99,8 @@ export async function startCodeServer({ verbose = false, settings = {} } = {}) {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, so stop() can kill all of it
       // An empty gallery turns the marketplace off: no open-vsx.org lookups without internet.
-      env: { ...process.env, EXTENSIONS_GALLERY: '{"serviceUrl":""}', TMPDIR: join(tmp, 'tmp') },
+      // `env`: what the caller adds (KUBECONFIG for a test cluster); the extension host inherits it.
+      env: { ...process.env, ...env, EXTENSIONS_GALLERY: '{"serviceUrl":""}', TMPDIR: join(tmp, 'tmp') },
     },
   );
   const exited = new Promise((done) => child.once('exit', done));

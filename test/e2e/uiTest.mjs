@@ -3,7 +3,8 @@
 // workbench in headless Chromium with Playwright and asserts on the DOM: the Problems panel, the
 // quick-fix menu, code lenses, a probe's hover, and a simulated session in the Probes view with
 // its live code lenses and status bar item. Takes the README's screenshots on the way
-// (docs/images/{problems,quick-fix,code-lenses,hover,probes-tree,timeline-dark,timeline-light}.png).
+// (docs/images/{problems,quick-fix,code-lenses,hover,probes-tree,cluster-context-picker,
+// cluster-disagreement,timeline-dark,timeline-light,timeline-cluster}.png).
 // The timeline panel's webview is reached inside its nested iframes through the test hooks it
 // exposes (window.__probeLensTimeline); --bench also measures its redraw and first paint.
 //
@@ -19,7 +20,9 @@ import { parseArgs } from 'node:util';
 import { enableDevelopmentPayload, FIXTURE_WORKSPACE, launchChromium, PROJECT_ROOT, seconds, startCodeServer, workbenchUrl } from './lib.mjs';
 import { Steps } from './ui/steps.mjs';
 import { typingSection } from './ui/typingSection.mjs';
+import { clusterSection, clusterSectionSelected, startClusterFixture } from './ui/clusterSection.mjs';
 import { exact, pagePoint, plain, timelineFrame, timelineState, waitUntil, Workbench } from './ui/workbench.mjs';
+import { clusterTimelineSection } from './ui/clusterTimelineSection.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -67,6 +70,8 @@ const MAX_RECORDING_BYTES = 4 * 1024 ** 3;
 const started = Date.now();
 let server;
 let browser;
+/** The test cluster (ui/clusterSection.mjs), when its section runs: started before code-server, whose extension host reads its KUBECONFIG. */
+let cluster;
 let page;
 const steps = new Steps({ failures: options.failures, page: () => page, only: options.only });
 const { section, step } = steps;
@@ -110,9 +115,11 @@ try {
   // For screenshots that do not change from run to run: no fade-ins caught halfway, a cursor
   // that does not blink, and no auto-forwarded ports (the status bar's count of forwarded ports
   // went from 0 to 1 in some runs).
+  if (clusterSectionSelected(options.only)) cluster = await startClusterFixture();
   server = await startCodeServer({
     verbose: options.verbose,
     settings: { 'workbench.reduceMotion': 'on', 'editor.cursorBlinking': 'solid', 'remote.autoForwardPorts': false },
+    env: cluster?.env,
   });
   browser = await launchChromium();
   // 1280×800: the size of the README's screenshots.
@@ -351,6 +358,8 @@ try {
     assert.deepEqual(lenses, SHOP_LENSES, `the lens lines after the session: ${JSON.stringify(lenses)}`);
   });
 
+  await clusterSection({ page, workbench, section, step, options, screenshot, treeRows, cluster });
+
   await section('Timeline panel');
   let timeline;
   let markPoint;
@@ -491,6 +500,8 @@ try {
     assert.equal(shown.live, false);
   });
 
+  await clusterTimelineSection({ page, workbench, folder, section, step, screenshot });
+
   await section(options.bench ? 'Timeline benchmark' : 'Timeline benchmark (--bench)');
   if (!options.bench) steps.unselected = true;
   const recordings = join(folder, 'bench-recordings');
@@ -612,6 +623,7 @@ try {
 } finally {
   await browser?.close().catch(() => {});
   await server?.stop();
+  await cluster?.dispose().catch(() => {});
 }
 console.log(`[ui-test] ${seconds(started)}`);
 steps.finish();

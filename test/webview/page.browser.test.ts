@@ -94,6 +94,9 @@ test('the page in light and forced colours: the theme it reports, swatches and c
       const state = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.state() as TimelineHookState);
       assert.deepEqual(errors, [], where);
       assert.equal(state.theme, theme, where);
+      // A simulation says nothing of a cluster: no Cluster legend group, no cluster facts.
+      assert.equal(await tab.evaluate(() => (globalThis as unknown as PageGlobals).document.getElementById('timeline-legend-cluster') === null), true, `${where}: a Cluster legend group`);
+      assert.deepEqual(state.cluster, {}, where);
 
       // The colours the canvas draws with (as it reads them) stay apart where they mean different things.
       const colours = await tab.evaluate(() => {

@@ -200,7 +200,7 @@ export class ClusterProbing implements Disposable {
 
   private rebound(desired: DesiredPod, name: string, pod: ClusterPod, previous: ClusterPod | undefined): void {
     const t = (this.options.clock.now() - this.options.epoch) / 1000;
-    this.emit({ type: 'target', t, pod: name, clusterPod: pod.name, namespace: pod.namespace, ...(pod.podIP ? { podIP: pod.podIP } : {}) });
+    this.emit({ type: 'target', t, pod: name, manifestPod: desired.identity.name, clusterPod: pod.name, namespace: pod.namespace, ...(pod.podIP ? { podIP: pod.podIP } : {}) });
     this.options.onNotice({ kind: 'bound', manifestPod: name, what: describeObject(desired.spec), pod, ...(previous ? { replaced: previous.name } : {}) });
   }
 

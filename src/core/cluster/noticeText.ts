@@ -6,7 +6,7 @@ export function noticeText(notice: ClusterNotice): string {
     case 'bound': {
       const pod = `${notice.pod.namespace}/${notice.pod.name}${notice.pod.podIP ? ` (${notice.pod.podIP})` : ''}`;
       if (notice.replaced) return `${notice.what}: pod ${notice.replaced} was replaced; now probing ${pod}`;
-      return `${notice.what} → pod ${pod}; restarts below are predictions of the kubelet's, the pod is not touched`;
+      return `${notice.what} → pod ${pod}; a restart shown is what our kubelet would do, then whether the cluster's did: Probe Lens never touches the pod`;
     }
     case 'no-pod':
       return `note: ${notice.why}; not probed`;

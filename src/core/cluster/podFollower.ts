@@ -139,9 +139,10 @@ export function describeObject(spec: PodSpecModel): string {
 
 /** Why no pod of a manifest pod is probed, for people: none at all, or none Running. */
 export function noPodText(spec: PodSpecModel, namespace: string, all: readonly ClusterPod[]): string {
-  const what = describeObject(spec);
+  // A Pod is looked for by its name: "no pod of Pod "api"" would say it twice.
+  const what = spec.objectKind === 'Pod' ? `named "${spec.objectName ?? ''}"` : `of ${describeObject(spec)}`;
   const selector = spec.objectKind === 'Pod' ? '' : ` with labels ${selectorText(podLabels(spec) ?? {})}`;
-  if (all.length === 0) return `no pod of ${what}${selector} in namespace "${namespace}"`;
+  if (all.length === 0) return `no pod ${what}${selector} in namespace "${namespace}"`;
   const states = all.map((p) => `${p.name} is ${p.deleting ? 'terminating' : p.phase}`).join(', ');
-  return `no Running pod of ${what} in namespace "${namespace}" (${states})`;
+  return `no Running pod ${what} in namespace "${namespace}" (${states})`;
 }

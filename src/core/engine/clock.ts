@@ -17,8 +17,20 @@ export class RealClock implements Clock {
     return performance.now();
   }
 
+  /**
+   * Never before `delayMs` has passed on `now()`: Node counts a timer from the event loop's cached
+   * time, which lags behind `performance.now()` while a turn is busy, so a timer set late in a turn
+   * fires early by that lag. A worker's tick that came early saw itself short of the period's end
+   * and ticked again at once: two probes in one period. An early timer waits out the rest.
+   */
   schedule(delayMs: number, callback: () => void): Disposable {
-    const handle = setTimeout(callback, Math.max(0, delayMs));
+    const due = performance.now() + Math.max(0, delayMs);
+    const fire = () => {
+      const left = due - performance.now();
+      if (left > 0) handle = setTimeout(fire, left);
+      else callback();
+    };
+    let handle = setTimeout(fire, Math.max(0, delayMs));
     return { dispose: () => clearTimeout(handle) };
   }
 }

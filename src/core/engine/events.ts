@@ -114,8 +114,12 @@ export type EngineEvent =
       readonly cause: string;
       readonly message: string;
     }
-  /** Cluster mode: the cluster pod a manifest pod is probed through — at the start, and again after a rollout replaced it. */
-  | { readonly type: 'target'; readonly t: number; readonly pod: string; readonly clusterPod: string; readonly namespace: string; readonly podIP?: string };
+  /**
+   * Cluster mode: the cluster pod a pod is probed through — at the start, and again after a
+   * rollout replaced it. `pod` is the manifest's pod, or with `--all-pods` the cluster pod's own
+   * name (`manifestPod` names the manifest's).
+   */
+  | { readonly type: 'target'; readonly t: number; readonly pod: string; readonly manifestPod: string; readonly clusterPod: string; readonly namespace: string; readonly podIP?: string };
 
 export type EventSink = (event: EngineEvent) => void;
 

@@ -13,11 +13,12 @@ export const RANK = {
   ready: 1,
   starting: 2,
   notReady: 3,
-  livenessFailing: 4,
-  startupFailing: 5,
-  terminated: 6,
-  restarting: 7,
-  crashLoop: 8,
+  kubeletDisagrees: 4,
+  livenessFailing: 5,
+  startupFailing: 6,
+  terminated: 7,
+  restarting: 8,
+  crashLoop: 9,
 } as const;
 
 export type Severity = 'error' | 'warning' | 'pending' | 'ok';
@@ -42,7 +43,7 @@ export interface Headline extends Condition {
  */
 export function killingWord(killing: NonNullable<ContainerSnapshot['killing']>, kills: KillMode): string {
   if (!killing.restarts) return 'stopping';
-  return kills === 'reported' ? 'would restart now' : 'restarting';
+  return kills === 'carried-out' ? 'restarting' : 'would restart now';
 }
 
 /** One container's condition: what is worst about it now. */
@@ -51,7 +52,8 @@ export function containerCondition(container: ContainerSnapshot, kills: KillMode
   if (container.state === 'waiting' && container.reason === 'CrashLoopBackOff') return condition('crashLoop', `CrashLoopBackOff · ${restarts}`);
   if (container.killing && container.state !== 'waiting') {
     if (!container.killing.restarts) return condition('restarting', `${killingWord(container.killing, kills)} (${container.killing.probe} failed)`);
-    return condition('restarting', kills === 'reported' ? `would restart now · ${container.restarts}×${causeText(container)}` : `restarting · ${restarts}`);
+    if (kills === 'reported') return condition('restarting', `would restart now · ${container.restarts}×${causeText(container)}`);
+    return condition('restarting', `${killingWord(container.killing, kills)} · ${restarts}`);
   }
   if (container.state === 'terminated') {
     return container.reason === 'Completed' ? condition('completed', 'completed') : condition('terminated', `terminated (${container.reason ?? 'Error'})${container.restarts > 0 ? ` · ${restarts}` : ''}`);
@@ -61,6 +63,9 @@ export function containerCondition(container: ContainerSnapshot, kills: KillMode
   if (!container.started && startup) return condition('startupFailing', `startup failing ${startup}`);
   const liveness = failing(container.probes.get('liveness'));
   if (liveness) return condition('livenessFailing', `liveness failing ${liveness}`);
+  // In a cluster: our readiness and the kubelet's have differed long enough to say so.
+  const disagreement = container.disagreement;
+  if (disagreement) return condition('kubeletDisagrees', `kubelet says ${disagreement.kubelet ? 'ready' : 'not ready'}, ours ${disagreement.ours ? 'ready' : 'not ready'}`);
   if (container.ready) return condition('ready', 'ready');
   const readiness = failing(container.probes.get('readiness'));
   if (readiness) return condition('notReady', `readiness failing ${readiness}`);
@@ -81,7 +86,7 @@ export function podHeadline(pod: PodSnapshot, kills: KillMode, prefix = false): 
   if (!worst) return { ...condition('starting', `pod ${pod.name} starting`), pod: pod.name };
   const { name, condition: found } = worst;
   const who = prefix ? `${pod.name}/${name}` : name;
-  if (found.rank >= RANK.livenessFailing) return { ...found, text: `${who}: ${found.text}`, pod: pod.name, container: name };
+  if (found.rank >= RANK.kubeletDisagrees) return { ...found, text: `${who}: ${found.text}`, pod: pod.name, container: name };
   if (!pod.ready && found.rank !== RANK.completed) return { ...found, text: `pod ${pod.name} NotReady · ${who}: ${found.text}`, pod: pod.name, container: name };
   const restarts = [...pod.containers.values()].reduce((sum, c) => sum + c.restarts, 0);
   const text = `pod ${pod.name} ${pod.ready ? 'Ready' : found.text}${restarts > 0 ? ` · ${kills === 'reported' ? `would restart ${restarts}×` : plural(restarts, 'restart')}` : ''}`;
@@ -153,6 +158,7 @@ const SEVERITY: Readonly<Record<keyof typeof RANK, Severity>> = {
   ready: 'ok',
   starting: 'pending',
   notReady: 'warning',
+  kubeletDisagrees: 'warning',
   livenessFailing: 'warning',
   startupFailing: 'error',
   terminated: 'error',

@@ -27,9 +27,10 @@ export type SessionClock = { readonly kind: 'virtual'; readonly paused: boolean;
 /**
  * What becomes of the kubelet's kills: `carried-out` — the container dies and is restarted (a
  * simulation); `reported` — only decided, the process we observe runs on and the container
- * "would restart" (local and cluster sessions).
+ * "would restart" (local sessions); `cluster` — the cluster's kubelet owns the containers: ours
+ * "would restart" (a prediction), and the restarts counted are the cluster's own.
  */
-export type KillMode = 'carried-out' | 'reported';
+export type KillMode = 'carried-out' | 'reported' | 'cluster';
 
 export type AttemptRecord = Extract<EngineEvent, { type: 'attempt' }>;
 
@@ -38,6 +39,46 @@ export type RestartCause = ProbeType | 'exit';
 
 export interface PodSnapshot extends PodSummary {
   readonly containers: ReadonlyMap<string, ContainerSnapshot>;
+  /** Cluster sessions: the pod's Ready condition as the cluster reports it (`undefined` elsewhere). */
+  readonly kubeletReady: boolean | undefined;
+  /** Cluster sessions: the cluster pod probed under this name, since the start or the last rollout. */
+  readonly clusterPod: ClusterPodRef | undefined;
+  /** Cluster sessions: the cluster's newest events for the pod (newest last, at most a few). */
+  readonly clusterEvents: readonly ClusterEventRecord[];
+}
+
+export type ClusterEventRecord = Extract<EngineEvent, { type: 'clusterEvent' }>;
+
+/** Which cluster pod a pod of the session is probed through (`manifestPod`: the manifest's pod it runs for). */
+export interface ClusterPodRef {
+  readonly name: string;
+  readonly namespace: string;
+  readonly podIP: string | undefined;
+  readonly manifestPod: string;
+}
+
+/** Cluster sessions: what the cluster's own kubelet reports of a container, beside what our probes conclude. */
+export interface KubeletView {
+  readonly started: boolean | undefined;
+  readonly ready: boolean;
+  readonly restartCount: number | undefined;
+}
+
+/** Cluster sessions: our readiness and the kubelet's have differed for a while, and the likeliest reason. */
+export interface DisagreementView {
+  readonly t: number;
+  readonly ours: boolean;
+  readonly kubelet: boolean;
+  readonly cause: string;
+  readonly message: string;
+}
+
+/** Cluster sessions: where our kubelet would have killed, and whether the cluster's did. */
+export interface PredictionView {
+  readonly t: number;
+  readonly probe: 'liveness' | 'startup';
+  readonly state: 'pending' | 'confirmed' | 'missed';
+  readonly message: string;
 }
 
 export interface ContainerSnapshot extends ContainerSummary {
@@ -58,6 +99,12 @@ export interface ContainerSnapshot extends ContainerSummary {
   readonly backOffUntil: number | undefined;
   /** When the current instance started (session seconds). */
   readonly startedAt: number | undefined;
+  /** Cluster sessions: the kubelet's own view of the container (`undefined` until it reports, and elsewhere). */
+  readonly kubelet: KubeletView | undefined;
+  /** Cluster sessions: an open disagreement between our readiness and the kubelet's. */
+  readonly disagreement: DisagreementView | undefined;
+  /** Cluster sessions: the newest prediction of a kill, and how it turned out. */
+  readonly prediction: PredictionView | undefined;
 }
 
 /**

@@ -5,10 +5,12 @@ import type { ContainerState } from '../engine/podState';
 import type { CachedResult } from '../engine/results';
 import type { ProbeType } from '../manifest';
 import type { ProbeResult } from '../probers/types';
-import type { AttemptRecord, ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, RestartCause, SessionClock, SessionSnapshot } from './snapshot';
+import type { AttemptRecord, ClusterEventRecord, ClusterPodRef, ContainerSnapshot, DisagreementView, KillMode, KubeletView, PodSnapshot, PredictionView, ProbeSnapshot, RestartCause, SessionClock, SessionSnapshot } from './snapshot';
 
 /** How many recent outcomes and attempts (of the current instance) each probe keeps. */
 const RECENT = 12;
+/** How many of the cluster's events each pod keeps for the views (the timeline keeps them all). */
+const RECENT_CLUSTER_EVENTS = 5;
 
 /** What a snapshot says besides the engine's events: when it was taken, on what clock, and whether the session ended. */
 export interface SnapshotMoment {
@@ -78,13 +80,23 @@ class ContainerFold {
   lastRestartCause: RestartCause | undefined;
   finishedAt: number | undefined;
   startedAt: number | undefined;
+  kubelet: KubeletView | undefined;
+  disagreement: DisagreementView | undefined;
+  prediction: PredictionView | undefined;
   readonly probes = new Map<ProbeType, ProbeFold>();
   frozen: ContainerSnapshot | undefined;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly kills: KillMode,
+  ) {}
 
-  /** One more restart while one is under way: a kill that brings it back, or a back-off to wait out. */
+  /**
+   * One more restart while one is under way: a kill that brings it back, or a back-off to wait
+   * out. In a cluster the restarts are the cluster's own, counted once it made them.
+   */
   get restarts(): number {
+    if (this.kills === 'cluster') return this.restartCount;
     const restarting = this.state === 'waiting' ? this.reason === 'CrashLoopBackOff' : this.killing?.restarts === true;
     return this.restartCount + (restarting ? 1 : 0);
   }
@@ -113,6 +125,9 @@ class ContainerFold {
       lastRestartCause: this.lastRestartCause,
       backOffUntil: this.backOffUntil,
       startedAt: this.startedAt,
+      kubelet: this.kubelet,
+      disagreement: this.disagreement,
+      prediction: this.prediction,
       probes,
     }));
   }
@@ -120,6 +135,9 @@ class ContainerFold {
 
 class PodFold {
   ready = false;
+  kubeletReady: boolean | undefined;
+  clusterPod: ClusterPodRef | undefined;
+  clusterEvents: ClusterEventRecord[] = [];
   readonly containers = new Map<string, ContainerFold>();
   frozen: PodSnapshot | undefined;
 
@@ -129,7 +147,14 @@ class PodFold {
     if (this.frozen) return this.frozen;
     const containers = new Map<string, ContainerSnapshot>();
     for (const [name, container] of this.containers) containers.set(name, container.freeze());
-    return (this.frozen = Object.freeze({ name: this.name, ready: this.ready, containers }));
+    return (this.frozen = Object.freeze({
+      name: this.name,
+      ready: this.ready,
+      containers,
+      kubeletReady: this.kubeletReady,
+      clusterPod: this.clusterPod,
+      clusterEvents: Object.freeze([...this.clusterEvents]),
+    }));
   }
 }
 
@@ -184,6 +209,28 @@ export class SessionState {
       }
       case 'event':
         return this.onKubeletEvent(event);
+      case 'kubelet':
+        return this.onKubelet(event);
+      case 'prediction':
+        return this.onPrediction(event);
+      case 'disagreement': {
+        const { pod, container } = this.container(event.pod, event.container);
+        container.disagreement = event.state === 'open' ? Object.freeze({ t: event.t, ours: event.ours, kubelet: event.kubelet, cause: event.cause, message: event.message }) : undefined;
+        this.touch(pod, container);
+        return;
+      }
+      case 'clusterEvent': {
+        const pod = this.pod(event.pod);
+        push(pod.clusterEvents, event, RECENT_CLUSTER_EVENTS);
+        this.touch(pod);
+        return;
+      }
+      case 'target': {
+        const pod = this.pod(event.pod);
+        pod.clusterPod = Object.freeze({ name: event.clusterPod, namespace: event.namespace, podIP: event.podIP, manifestPod: event.manifestPod });
+        this.touch(pod);
+        return;
+      }
       case 'tunnel':
         return;
     }
@@ -248,6 +295,34 @@ export class SessionState {
     this.touch(pod, container, probe);
   }
 
+  /** What the cluster's kubelet reports: of a container (started, ready, restartCount), or of the pod (Ready). */
+  private onKubelet(event: Extract<EngineEvent, { type: 'kubelet' }>): void {
+    if (event.container === undefined) {
+      const pod = this.pod(event.pod);
+      pod.kubeletReady = event.ready;
+      this.touch(pod);
+      return;
+    }
+    const { pod, container } = this.container(event.pod, event.container);
+    container.kubelet = Object.freeze({ started: event.started, ready: event.ready, restartCount: event.restartCount });
+    this.touch(pod, container);
+  }
+
+  /**
+   * Where the cluster's kubelet owns the containers, a pending prediction is our kubelet's kill
+   * decision (K2) — the container would restart — until the cluster restarts it or does not
+   * (`confirmed` comes after the new instance's `container` line, `missed` after the wait).
+   */
+  private onPrediction(event: Extract<EngineEvent, { type: 'prediction' }>): void {
+    const { pod, container } = this.container(event.pod, event.container);
+    container.prediction = Object.freeze({ t: event.t, probe: event.probe, state: event.state, message: event.message });
+    if (event.state === 'pending' && event.containerId === container.containerId) {
+      container.killing = Object.freeze({ probe: event.probe, t: event.t, restarts: true });
+      container.lastRestartCause = event.probe;
+    } else if (event.state !== 'pending' && container.killing?.probe === event.probe) container.killing = undefined;
+    this.touch(pod, container);
+  }
+
   /** K2: a `Killing` for a failed probe is the kubelet's decision, counted as a restart at once. */
   private onKubeletEvent(event: Extract<EngineEvent, { type: 'event' }>): void {
     if (event.reason !== 'Killing' || event.probe === undefined || event.probe === 'readiness' || event.container === undefined) return;
@@ -273,7 +348,7 @@ export class SessionState {
   private container(podName: string, name: string): { pod: PodFold; container: ContainerFold } {
     const pod = this.pod(podName);
     let container = pod.containers.get(name);
-    if (!container) pod.containers.set(name, (container = new ContainerFold(name)));
+    if (!container) pod.containers.set(name, (container = new ContainerFold(name, this.kills)));
     return { pod, container };
   }
 
@@ -297,9 +372,9 @@ function outcomeOf(attempt: AttemptRecord): ProbeResult {
   return attempt.error !== undefined ? 'unknown' : attempt.outcome;
 }
 
-function push<T>(list: T[], item: T): void {
+function push<T>(list: T[], item: T, most = RECENT): void {
   list.push(item);
-  if (list.length > RECENT) list.shift();
+  if (list.length > most) list.shift();
 }
 
 function sameClock(a: SessionClock, b: SessionClock): boolean {

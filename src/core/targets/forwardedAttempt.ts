@@ -34,6 +34,7 @@ export class ForwardedAttempt implements Disposable {
   private readonly sockets = new Set<net.Socket>();
   private verdict: ForwardVerdict = { kind: 'clean' };
   private closed = false;
+  private port = 0;
 
   private constructor(
     private readonly api: KubeApi,
@@ -47,13 +48,17 @@ export class ForwardedAttempt implements Disposable {
       attempt.server.once('error', () => resolve(false));
       attempt.server.listen(0, '127.0.0.1', () => resolve(true));
     });
-    if (listening) return attempt;
+    if (listening) {
+      attempt.port = (attempt.server.address() as net.AddressInfo).port;
+      return attempt;
+    }
     attempt.dispose();
     return undefined;
   }
 
+  /** Kept from when it listened: an attempt stopped mid-way (its session ended) has no address any more, but is still named. */
   get localPort(): number {
-    return (this.server.address() as net.AddressInfo).port;
+    return this.port;
   }
 
   /** What the streams said so far: a refusal outranks a rejection, which outranks a cut. */

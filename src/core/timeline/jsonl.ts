@@ -79,7 +79,7 @@ const CHECKS: Readonly<Record<EngineEvent['type'], Check>> = {
   prediction: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(new Set(['liveness', 'startup'])), containerId: isString, state: inSet(new Set(['pending', 'confirmed', 'missed'])), message: isString }),
   clusterEvent: fields({ t: isNumber, pod: isString, container: optional(isString), reason: isString, message: isString, eventType: inSet(new Set(['Normal', 'Warning'])), count: isNumber }),
   disagreement: fields({ t: isNumber, pod: isString, container: isString, state: inSet(new Set(['open', 'resolved'])), ours: isBoolean, kubelet: isBoolean, cause: isString, message: isString }),
-  target: fields({ t: isNumber, pod: isString, clusterPod: isString, namespace: isString, podIP: optional(isString) }),
+  target: fields({ t: isNumber, pod: isString, manifestPod: isString, clusterPod: isString, namespace: isString, podIP: optional(isString) }),
 };
 
 /**

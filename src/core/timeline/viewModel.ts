@@ -2,9 +2,13 @@ import type { EngineEvent } from '../engine/events';
 import type { ContainerState } from '../engine/podState';
 import type { CachedResult } from '../engine/results';
 import type { ProbeType } from '../manifest/model';
+import { type ContainerClusterParts, emptyContainerClusterParts, emptyPodClusterParts, onClusterEvent, onDisagreement, onKubelet, onPrediction, onTarget, type PodClusterParts } from './clusterLanes';
 import { AttemptColumns, MARK_OUTCOMES, type MarkOutcome } from './columns';
 import { containerLaneKey, podLaneKey, probeLaneKey } from './laneKeys';
+import { changeSpan, type Span } from './spans';
 import type { DroppedEvents } from './store';
+
+export type { Span } from './spans';
 
 /**
  * The timeline's view model (design.md §2): events in, lanes out — bands, marks and markers on a
@@ -12,13 +16,6 @@ import type { DroppedEvents } from './store';
  * node all read the same model. Built incrementally (`append`), so a live session costs what its
  * new events cost, never a rebuild.
  */
-
-/** A stretch of time with one value; `end` is `undefined` while it lasts (up to `TimelineModel.end`). */
-export interface Span<V> {
-  readonly start: number;
-  end: number | undefined;
-  readonly value: V;
-}
 
 /** A kubelet event on a lane (`Unhealthy`, `ProbeWarning`, `Killing`, `BackOff`, …). */
 export interface Marker {
@@ -77,7 +74,8 @@ export interface RestartMark {
   readonly source: number;
 }
 
-export interface ContainerLane extends LaneBase {
+/** A container's lane; in a cluster session also what the cluster says of it (`clusterLanes.ts`). */
+export interface ContainerLane extends LaneBase, ContainerClusterParts {
   readonly kind: 'container';
   readonly pod: string;
   readonly name: string;
@@ -86,11 +84,12 @@ export interface ContainerLane extends LaneBase {
   readonly markers: Marker[];
   readonly ready: Span<boolean>[];
   readonly probes: ProbeLane[];
-  /** The last non-empty container id: a different one is a restart. */
+  /** The last non-empty container id: a different one is a restart (unless a rollout replaced the pod: then it is reset). */
   lastContainerId: string;
 }
 
-export interface PodLane extends LaneBase {
+/** A pod's lane; in a cluster session also what the cluster says of it (`clusterLanes.ts`). */
+export interface PodLane extends LaneBase, PodClusterParts {
   readonly kind: 'pod';
   readonly name: string;
   /** The pod's Ready condition (S4). */
@@ -176,6 +175,20 @@ export class TimelineModel {
         return;
       case 'tunnel':
         return this.onTunnel(event);
+      case 'kubelet':
+        return onKubelet(event.container === undefined ? this.podLane(event.pod) : this.containerLane(event.pod, event.container), event);
+      case 'clusterEvent':
+        return onClusterEvent(event.container === undefined ? this.podLane(event.pod) : this.containerLane(event.pod, event.container), event, source);
+      case 'prediction':
+        return onPrediction(this.containerLane(event.pod, event.container), event, source);
+      case 'disagreement':
+        return onDisagreement(this.containerLane(event.pod, event.container), event, source);
+      case 'target': {
+        const lane = this.podLane(event.pod);
+        // A rollout: the new pod's containers are new instances, not restarts (the target line comes before their state).
+        if (onTarget(lane, event, source)) for (const container of lane.containers) container.lastContainerId = '';
+        return;
+      }
     }
   }
 
@@ -247,7 +260,7 @@ export class TimelineModel {
     const id = podLaneKey(name);
     let lane = this.byId.get(id) as PodLane | undefined;
     if (!lane) {
-      lane = { kind: 'pod', id, name, ready: [], tunnelsDown: [], markers: [], containers: [] };
+      lane = { kind: 'pod', id, name, ready: [], tunnelsDown: [], markers: [], containers: [], ...emptyPodClusterParts() };
       this.pods.push(lane);
       this.byId.set(id, lane);
     }
@@ -258,7 +271,7 @@ export class TimelineModel {
     const id = containerLaneKey(pod, name);
     let lane = this.byId.get(id) as ContainerLane | undefined;
     if (!lane) {
-      lane = { kind: 'container', id, pod, name, states: [], restarts: [], markers: [], ready: [], probes: [], lastContainerId: '' };
+      lane = { kind: 'container', id, pod, name, states: [], restarts: [], markers: [], ready: [], probes: [], lastContainerId: '', ...emptyContainerClusterParts() };
       this.podLane(pod).containers.push(lane);
       this.byId.set(id, lane);
     }
@@ -281,16 +294,6 @@ export class TimelineModel {
     }
     return lane;
   }
-}
-
-/** Opens a span with `value` at `t` unless the open one already has it. */
-function changeSpan<V>(spans: Span<V>[], t: number, value: V, same: (a: V, b: V) => boolean): void {
-  const last = spans[spans.length - 1];
-  if (last && last.end === undefined) {
-    if (same(last.value, value)) return;
-    last.end = t;
-  }
-  spans.push({ start: t, end: undefined, value });
 }
 
 function sameState(a: ContainerStateValue, b: ContainerStateValue): boolean {

@@ -11,7 +11,7 @@ import { isProbeTreeNode, type ProbeTreeNode } from '../tree/nodes';
  * - from a menu on an editor or file: its `Uri`;
  * - from a code lens or a test, positionally: `(uri, pod, container, probe)`;
  * - from a code lens or a test, as one object: `{uri, pod, pods, container, probe, sessionId,
- *   scenario, speed, seed, createScenario}`, every field optional. `uri` and `scenario` may be a
+ *   scenario, speed, seed, createScenario, context}`, every field optional. `uri` and `scenario` may be a
  *   `Uri` or a string (a URI, or an absolute file path).
  */
 export interface CommandTarget {
@@ -25,6 +25,8 @@ export interface CommandTarget {
   readonly createScenario?: boolean;
   readonly speed?: number;
   readonly seed?: number;
+  /** A kubeconfig context: *Start Probing in the Cluster* then asks for none. */
+  readonly context?: string;
 }
 
 export function readTarget(args: readonly unknown[]): CommandTarget {
@@ -54,6 +56,7 @@ export function readTarget(args: readonly unknown[]): CommandTarget {
   if (typeof fields['createScenario'] === 'boolean') target['createScenario'] = fields['createScenario'];
   if (typeof fields['speed'] === 'number') target['speed'] = fields['speed'];
   if (typeof fields['seed'] === 'number') target['seed'] = fields['seed'];
+  if (typeof fields['context'] === 'string' && fields['context'] !== '') target['context'] = fields['context'];
   return target as CommandTarget;
 }
 

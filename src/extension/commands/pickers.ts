@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { DesiredPod } from '../../core/engine/manager';
 import { parseManifest, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import type { KubeContexts } from '../../core/k8s/kubeContexts';
 import { baseName } from '../documents/fileNames';
 import type { ProbingSession } from '../sessions/probingSession';
 
@@ -137,4 +138,22 @@ export async function pickManifest(action: string): Promise<Picked<vscode.Uri> |
 function folderOf(relativePath: string): string {
   const slash = relativePath.lastIndexOf('/');
   return slash < 0 ? '' : relativePath.slice(0, slash);
+}
+
+/**
+ * Which kubeconfig context to probe in: the current one first (Enter keeps it), then the others
+ * as the kubeconfig lists them, each with its cluster, namespace and user. With one context
+ * there is nothing to ask: `{ value: undefined }`, the current one.
+ */
+export async function pickClusterContext(kubeconfig: KubeContexts, namespace: string | undefined, action: string): Promise<Picked<string | undefined>> {
+  if (kubeconfig.contexts.length <= 1) return { value: undefined };
+  const ordered = [...kubeconfig.contexts].sort((a, b) => Number(b.name === kubeconfig.current) - Number(a.name === kubeconfig.current));
+  const items = ordered.map((context) => ({
+    label: `$(cloud) ${context.name}`,
+    description: context.name === kubeconfig.current ? 'current context' : '',
+    detail: [context.cluster && `cluster ${context.cluster}`, `namespace ${namespace ?? context.namespace ?? 'default'}`, context.user && `user ${context.user}`].filter(Boolean).join(' · '),
+    context: context.name,
+  }));
+  const chosen = await vscode.window.showQuickPick(items, { title: action, placeHolder: 'Which kubeconfig context? (set probeLens.cluster.context to skip this)', matchOnDetail: true });
+  return chosen && { value: chosen.context };
 }

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import type { RestartOutcome } from '../../core/engine/podRuntime';
 import type { ExecConsent } from '../safety/execConsent';
 import { probingRefusal } from '../safety/trust';
-import type { LocalStarted, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
+import { readContexts } from '../../core/k8s/kubeContexts';
+import type { LocalStarted, Outcome, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
+import { readSettings } from '../settings';
 import type { ProbingSession } from '../sessions/probingSession';
 import { baseName } from '../documents/fileNames';
 import { createScenario, scenariosBeside } from '../sessions/scenarioFiles';
@@ -12,9 +14,9 @@ import { lanesOf } from '../timeline/manifestLanes';
 import type { TimelinePanel } from '../timeline/timelinePanel';
 import type { TimelinePanels } from '../timeline/timelinePanels';
 import { MAP_PORT, mapPort } from '../sessions/portMapHint';
-import { notify, openSettingAction, type Remedy, remedyActions } from '../sessions/notices';
+import { KUBECTL_NAMED_BY, notify, openSettingAction, type Remedy, remedyActions } from '../sessions/notices';
 import { activeManifest, type CommandTarget, readTarget, sessionOf } from './args';
-import { pickContainer, pickManifest, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
+import { type Picked, pickClusterContext, pickContainer, pickManifest, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
 
 export interface ProbingCommandDeps {
   readonly launcher: SessionLauncher;
@@ -59,12 +61,29 @@ class ProbingCommands {
     const pods = await this.choosePods(uri, target, action);
     if (!pods) return undefined;
     const request = { uri, ...(pods.value ? { pods: pods.value } : {}), trusted: vscode.workspace.isTrusted };
-    const started = where === 'cluster' ? await this.deps.launcher.startCluster(request) : await this.deps.launcher.startLocal(request);
+    let started: Outcome<LocalStarted>;
+    if (where === 'cluster') {
+      const context = target.context !== undefined ? { value: target.context } : await this.chooseContext(uri, action);
+      if (!context) return undefined;
+      started = await this.deps.launcher.startCluster({ ...request, ...(context.value !== undefined ? { context: context.value } : {}) });
+    } else started = await this.deps.launcher.startLocal(request);
     if (!started.ok) return this.fail(started.reason, started.remedy);
     const { exec } = started.value;
     if (exec === 'refused') inform(`exec probes of ${baseName(uri)} will not run: you did not allow them. They show as errors; start again to be asked again.`);
     if (exec === 'disabled') void notify('info', `exec probes of ${baseName(uri)} will not run because probeLens.exec.probes is "never": set it to "ask" to run them`, [openSettingAction('probeLens.exec.probes')]);
     return started.value;
+  }
+
+  /**
+   * The context to probe in: the setting's, else the user's pick among the kubeconfig's (read by
+   * kubectl; the current one first). A kubeconfig kubectl cannot read is not asked about: the
+   * start then fails with kubectl's own reason.
+   */
+  private async chooseContext(uri: vscode.Uri, action: string): Promise<Picked<string | undefined>> {
+    const settings = readSettings(uri);
+    if (settings.clusterContext !== undefined) return { value: settings.clusterContext };
+    const kubeconfig = await readContexts({ path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY });
+    return kubeconfig.ok ? pickClusterContext(kubeconfig.value, settings.clusterNamespace, action) : { value: undefined };
   }
 
   /** `stopProbing([row | uri | {uri} | {sessionId}])` → how many sessions stopped. */

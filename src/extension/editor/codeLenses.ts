@@ -6,6 +6,8 @@ import { type ContainerModel, PROBING_CONTAINERS, type ProbeModel } from '../../
 import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
+import { kubeletSuffix, podsFor } from '../../core/session/clusterText';
+import type { SessionSnapshot } from '../../core/session/snapshot';
 import type { LiveState } from './liveState';
 import { podNamesOf } from './podNames';
 
@@ -108,9 +110,8 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
       this.liveLensesTaken();
       // The session's published snapshot: the same one the Probes view and the status bar show.
       const snapshot = this.live.snapshot(uri);
-      const state = snapshot?.pods.get(pod)?.containers.get(container.name);
       return [
-        new vscode.CodeLens(range, { title: snapshot && state ? liveContainerTitle(state, snapshot.kills, snapshot.t) : 'not started · not ready · restarts 0', command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
+        new vscode.CodeLens(range, { title: snapshot ? containerLensTitle(snapshot, pod, container.name) : NOT_STARTED, command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
         new vscode.CodeLens(range, { title: 'Open timeline', command: 'probeLens.openTimeline', arguments: [target] }),
         new vscode.CodeLens(range, { title: 'Stop', command: 'probeLens.stopProbing', arguments: [{ uri }] }),
       ];
@@ -126,8 +127,8 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     const range = new vscode.Range(keyRange.start, keyRange.start);
     if (!probing) return new vscode.CodeLens(range, { title: staticProbeTitle(probe, whyNeverActs(probe, findings)), command: '' });
     // This container instance's counts: a restarted container's lens starts from none.
-    const summary = this.live.snapshot(uri)?.pods.get(pod)?.containers.get(probe.container.name)?.probes.get(probe.type);
-    const title = liveProbeTitle(probe.type, summary, probe.effective.failureThreshold);
+    const snapshot = this.live.snapshot(uri);
+    const title = snapshot ? probeLensTitle(snapshot, pod, probe) : liveProbeTitle(probe.type, undefined, probe.effective.failureThreshold);
     return new vscode.CodeLens(range, { title, command: 'probeLens.openTimeline', arguments: [{ uri, pod, container: probe.container.name, probe: probe.type }] });
   }
 
@@ -165,4 +166,34 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     clearTimeout(this.refreshTimer);
     this.subscriptions.forEach((s) => s.dispose());
   }
+}
+
+const NOT_STARTED = 'not started · not ready · restarts 0';
+
+/**
+ * A container's live lens: its condition, and in a cluster the kubelet's word beside ours (flagged
+ * when they disagree); probed as several cluster pods (`--all-pods`), how many are ready.
+ */
+function containerLensTitle(snapshot: SessionSnapshot, pod: string, name: string): string {
+  const states = podsFor(snapshot.pods, pod).flatMap((p) => p.containers.get(name) ?? []);
+  const [first] = states;
+  if (!first) return NOT_STARTED;
+  if (states.length > 1) {
+    const ready = states.filter((c) => c.ready).length;
+    const disagreeing = states.filter((c) => c.disagreement).length;
+    const restarts = states.reduce((sum, c) => sum + c.restarts, 0);
+    return [`${states.length} pods: ${ready} ready`, `restarts ${restarts}`, ...(disagreeing > 0 ? [`$(warning) kubelet disagrees on ${disagreeing}`] : [])].join(' · ');
+  }
+  const kubelet = kubeletSuffix(first, true);
+  const title = liveContainerTitle(first, snapshot.kills, snapshot.t);
+  return kubelet ? `${title} · ${kubelet}` : title;
+}
+
+/** A probe's live lens; probed as several cluster pods, the one failing (else the first) speaks, named. */
+function probeLensTitle(snapshot: SessionSnapshot, pod: string, probe: ProbeModel): string {
+  const pods = podsFor(snapshot.pods, pod);
+  const summaries = pods.map((p) => ({ pod: p.name, summary: p.containers.get(probe.container.name)?.probes.get(probe.type) }));
+  const shown = summaries.find((s) => s.summary?.last && (s.summary.last.outcome !== 'success' || s.summary.last.error !== undefined)) ?? summaries[0];
+  const title = liveProbeTitle(probe.type, shown?.summary, probe.effective.failureThreshold);
+  return pods.length > 1 && shown ? `${title} · ${shown.pod} (1 of ${pods.length})` : title;
 }

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { probeHoverMarkdown } from '../../core/analysis/hoverText';
-import { probeExtent } from '../../core/analysis/probeText';
+import { escapeMarkdown, probeExtent } from '../../core/analysis/probeText';
+import type { ProbeType } from '../../core/manifest';
+import { disagreementSentence, kubeletSentence, podsFor } from '../../core/session/clusterText';
+import type { ContainerSnapshot } from '../../core/session/snapshot';
 import { chunkPosition } from '../../core/editing/lineMap';
 import { containsPosition } from '../../core/text/range';
 import type { ManifestModels } from '../documents/manifestModels';
@@ -28,10 +31,21 @@ export class ProbeHovers implements vscode.HoverProvider {
     if (!probe) return undefined;
     const pod = podNamesOf(snapshot).get(placed.spec) ?? '';
     // The published snapshot's probe: its counts and its latest attempts with their times.
-    const summary = this.live.snapshot(document.uri)?.pods.get(pod)?.containers.get(probe.container.name)?.probes.get(probe.type);
+    const live = this.live.snapshot(document.uri);
+    const container = live && podsFor(live.pods, pod)[0]?.containers.get(probe.container.name);
+    const summary = container?.probes.get(probe.type);
     // The findings of the probe's own document: an API error there means the probe never runs.
     const findings = snapshot.findings.filter((f) => f.doc === placed.document);
-    const markdown = new vscode.MarkdownString(probeHoverMarkdown(probe, findings, summary));
+    const markdown = new vscode.MarkdownString([probeHoverMarkdown(probe, findings, summary), ...(container ? clusterHoverLines(container, probe.type) : [])].join('\n\n'));
     return new vscode.Hover(markdown, toVsRange(probe.keyRange, placed));
   }
+}
+
+/** In a cluster session: the cluster's kubelet beside ours — its verdict, and what this probe's disagreement or prediction says. */
+function clusterHoverLines(container: ContainerSnapshot, type: ProbeType): string[] {
+  if (!container.kubelet) return [];
+  const lines = [escapeMarkdown(kubeletSentence(container.kubelet))];
+  if (type === 'readiness' && container.disagreement) lines.push(`**Ours and the kubelet disagree:** ${escapeMarkdown(disagreementSentence(container.disagreement.message))}`);
+  if (container.prediction?.probe === type) lines.push(`Prediction (${container.prediction.state}): ${escapeMarkdown(container.prediction.message)}`);
+  return lines;
 }

@@ -10,6 +10,7 @@ import type { SessionClock, SessionSnapshot } from '../../core/session/snapshot'
 import { SessionState } from '../../core/session/state';
 import { DEFAULT_TIMELINE_CAPACITY, TimelineStore } from '../../core/timeline/store';
 import { baseName } from '../documents/fileNames';
+import { isLoggedEvent, type LoggedEvent } from './kubeletEventLog';
 import { Throttle } from './throttle';
 
 /** Where probes go: this machine, a scenario on a virtual clock, or pods through kubectl. */
@@ -60,8 +61,8 @@ export interface SessionOptions {
   readonly pods: readonly string[] | undefined;
   /** `127.0.0.1`, `60× · web.scenario.yaml`: shown next to the session's name. */
   readonly detail: string;
-  /** Sees each kubelet event (`type: 'event'`) as it happens, for the output channel. */
-  readonly onKubeletEvent?: (session: ProbingSession, event: Extract<EngineEvent, { type: 'event' }>) => void;
+  /** Sees each kubelet event (ours, and in a cluster the cluster's, predictions, disagreements) as it happens, for the output channel. */
+  readonly onKubeletEvent?: (session: ProbingSession, event: LoggedEvent) => void;
   /** Events kept for the timeline (`probeLens.timeline.maxEvents`); default `DEFAULT_TIMELINE_CAPACITY`. */
   readonly timelineCapacity?: number;
 }
@@ -122,7 +123,7 @@ export class ProbingSession implements vscode.Disposable {
     private readonly engine: SessionEngine,
   ) {
     this.events = new TimelineStore(options.timelineCapacity ?? DEFAULT_TIMELINE_CAPACITY);
-    this.live = new SessionState(engine.processes.carriesOutKills ? 'carried-out' : 'reported');
+    this.live = new SessionState(options.kind === 'cluster' ? 'cluster' : engine.processes.carriesOutKills ? 'carried-out' : 'reported');
     const emit = (event: EngineEvent) => this.record(event);
     this.manager = engine.driver
       ? undefined
@@ -289,7 +290,7 @@ export class ProbingSession implements vscode.Disposable {
     this.events.push(event);
     const listeners = this.recordListeners;
     for (let i = 0; i < listeners.length; i++) (listeners[i] as RecordListener)(event);
-    if (event.type === 'event') this.options.onKubeletEvent?.(this, event);
+    if (isLoggedEvent(event)) this.options.onKubeletEvent?.(this, event);
     this.throttle.poke();
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { podsFor } from '../../core/session/clusterText';
 import type { ContainerSnapshot, SessionSnapshot } from '../../core/session/snapshot';
 import type { LiveState } from '../editor/liveState';
 import type { ProbingSession, SessionKind } from './probingSession';
@@ -81,7 +82,8 @@ export class Sessions implements LiveState, vscode.Disposable {
 
   /** A container of the manifest's running session, as last published. */
   container(uri: vscode.Uri, pod: string, container: string): ContainerSnapshot | undefined {
-    return this.snapshot(uri)?.pods.get(pod)?.containers.get(container);
+    const snapshot = this.snapshot(uri);
+    return snapshot && podsFor(snapshot.pods, pod)[0]?.containers.get(container);
   }
 
   dispose(): void {

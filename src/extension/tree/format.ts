@@ -3,6 +3,7 @@ import { crashLoopDelayMs } from '../../core/engine/crashLoop';
 import { containerCondition, killingWord, podHeadline, restartsLabel, type Severity, sessionHeadline, virtualTime } from '../../core/session/headline';
 import type { ProbeType } from '../../core/manifest';
 import { trailingFailures } from '../../core/session/outcomes';
+import { clusterEventLine, clusterPodSentence, disagreementSentence, kubeletSentence, kubeletSuffix, podKubeletWords } from '../../core/session/clusterText';
 import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
 import type { SessionKind } from '../sessions/probingSession';
 
@@ -40,11 +41,12 @@ const SESSION_ICONS: Readonly<Record<SessionKind, Icon>> = { local: { id: 'pulse
 const SESSION_TITLES: Readonly<Record<SessionKind, string>> = {
   local: 'probing this machine',
   simulated: 'simulated on a virtual clock',
-  cluster: 'probing pods in the cluster through kubectl port-forward and exec',
+  cluster: 'probing pods in the cluster through the API server (kubectl proxy)',
 };
 const KILLS: Readonly<Record<KillMode, string>> = {
   'carried-out': 'Kills and restarts are carried out, as the kubelet would.',
   reported: 'The kubelet\'s kills are only reported: the process runs on, and a container it would kill says **would restart** (counted as such).',
+  cluster: 'The cluster\'s kubelet restarts the containers: where ours would, Probe Lens predicts it (**would restart now**), then says whether the cluster did. Restarts counted are the cluster\'s own.',
 };
 const SEVERITY_ICONS: Readonly<Record<Severity, Icon | undefined>> = { error: FAILED, warning: WARNING, pending: undefined, ok: undefined };
 
@@ -73,7 +75,9 @@ export function presentSession(facts: SessionFacts): Presentation {
   const ended = facts.endedAt !== undefined;
   const virtual = state.clock.kind === 'virtual' ? state.clock : undefined;
   const clock = !virtual || ended ? [] : virtual.paused ? [`paused ${virtualTime(state.t)}`] : [`${virtual.speed}×`];
-  const parts = ended ? [`ended ${facts.endedAt}`, headline.text, ...clock] : [headline.text, ...clock];
+  // In a cluster, where: the context and namespace, as the status bar says them.
+  const where = facts.kind === 'cluster' && facts.detail ? [facts.detail] : [];
+  const parts = ended ? [`ended ${facts.endedAt}`, headline.text, ...clock, ...where] : [headline.text, ...clock, ...where];
   const icon = ended ? ENDED : virtual?.paused ? PAUSED : (SEVERITY_ICONS[headline.severity] ?? SESSION_ICONS[facts.kind]);
   const when = !virtual ? '' : ended ? `ended at virtual time ${virtualTime(state.t)}` : virtual.paused ? `paused at virtual time ${virtualTime(state.t)}` : `playing at ${virtual.speed}× (the virtual time ticks in the status bar)`;
   const markdown = [
@@ -104,10 +108,37 @@ function podLines(state: SessionSnapshot): string[] {
 export function presentPod(name: string, pod: PodSnapshot | undefined, kills: KillMode): Presentation {
   if (!pod) return { label: name, description: 'not started yet', icon: PENDING, tooltip: { markdown: `Pod **${escapeMarkdown(name)}** has not started yet` } };
   const headline = podHeadline(pod, kills);
-  const description = pod.ready ? 'Ready' : 'NotReady';
-  const icon = pod.ready ? PASSED : (SEVERITY_ICONS[headline.severity] ?? PENDING);
+  const kubelet = podKubeletWords(pod);
+  const description = [pod.ready ? 'Ready' : 'NotReady', ...(kubelet ? [kubelet] : [])].join(' · ');
+  // The cluster's kubelet saying otherwise is worth a look, whichever way it differs.
+  const differs = pod.kubeletReady !== undefined && pod.kubeletReady !== pod.ready;
+  const icon = differs ? WARNING : pod.ready ? PASSED : (SEVERITY_ICONS[headline.severity] ?? PENDING);
   const ready = [...pod.containers.values()].filter((c) => c.ready).length;
-  return { label: name, description, icon, tooltip: { markdown: `Pod **${escapeMarkdown(name)}** · ${pod.ready ? 'Ready' : 'NotReady'} (${ready} of ${pod.containers.size} containers ready)\n\n${escapeMarkdown(headline.text)}` } };
+  const markdown = [`Pod **${escapeMarkdown(name)}** · ${pod.ready ? 'Ready' : 'NotReady'} by our probes (${ready} of ${pod.containers.size} containers ready)`, '', escapeMarkdown(headline.text), ...clusterLines(pod)];
+  return { label: name, description, icon, tooltip: { markdown: markdown.join('\n') } };
+}
+
+/**
+ * A manifest pod probed as several cluster pods (`--all-pods`): `3 pods · 2 Ready`, the worst
+ * first in the tooltip; each pod's own row, right under it, says the rest.
+ */
+export function presentPodGroup(name: string, pods: readonly PodSnapshot[], kills: KillMode): Presentation {
+  const ready = pods.filter((p) => p.ready).length;
+  const headlines = pods.map((pod) => ({ pod, headline: podHeadline(pod, kills) }));
+  const worst = headlines.find((h) => !h.pod.ready && SEVERITY_ICONS[h.headline.severity]);
+  const icon = ready === pods.length ? PASSED : worst ? (SEVERITY_ICONS[worst.headline.severity] ?? PENDING) : PENDING;
+  const markdown = [`**${escapeMarkdown(name)}** · probed as ${pods.length} pods of the cluster, ${ready} Ready by our probes`, '', ...headlines.map((h) => `- ${escapeMarkdown(h.headline.text)}`)];
+  return { label: name, description: `${pods.length} pods · ${ready} Ready`, icon, tooltip: { markdown: markdown.join('\n') } };
+}
+
+/** Where the pod lives in the cluster, what the cluster says of it, and its newest events there. */
+function clusterLines(pod: PodSnapshot): string[] {
+  const where = clusterPodSentence(pod);
+  if (!where) return [];
+  const lines = ['', escapeMarkdown(where)];
+  if (pod.kubeletReady !== undefined) lines.push('', `The cluster says: **${pod.kubeletReady ? 'Ready' : 'NotReady'}**.`);
+  if (pod.clusterEvents.length > 0) lines.push('', 'The cluster\'s newest events:', ...[...pod.clusterEvents].reverse().map((e) => `- ${escapeMarkdown(clusterEventLine(e))}`));
+  return lines;
 }
 
 /**
@@ -145,8 +176,13 @@ export function presentContainer(name: string, container: ContainerSnapshot | un
     description = `starting · ${restarts}`;
     icon = PENDING;
   }
+  const kubelet = kubeletSuffix(container, false);
+  if (kubelet) description = `${description} · ${kubelet}`;
+  if (container.disagreement) icon = WARNING;
   const restartLine =
-    kills === 'reported'
+    kills === 'cluster'
+      ? `Restarts: ${container.restartCount}, the cluster's${container.lastRestartCause ? `; ours would have last restarted it for ${causeWords(container)}` : ''}.`
+      : kills === 'reported'
       ? `The kubelet would have restarted it ${container.restarts} time${container.restarts === 1 ? '' : 's'}${container.lastRestartCause ? `, last for ${causeWords(container)}` : ''}; the process itself runs on.`
       : `Restarts: ${container.restarts} (the kubelet's restartCount ${container.restartCount}${container.restarts > container.restartCount ? ' and one under way' : ''})${container.lastRestartCause ? `, last for ${causeWords(container)}` : ''}.`;
   const markdown = [
@@ -155,12 +191,23 @@ export function presentContainer(name: string, container: ContainerSnapshot | un
     `${container.started ? 'started' : 'not started'} · ${container.ready ? 'ready' : 'not ready'}${container.startedAt !== undefined ? ` · this instance started at t=${container.startedAt.toFixed(1)}s` : ''}`,
     '',
     restartLine,
+    ...kubeletLines(container),
     ...(container.message ? ['', escapeMarkdown(container.message)] : []),
     ...(container.backOffUntil !== undefined ? ['', `Restarts when its back-off ends, at t=${container.backOffUntil.toFixed(1)}s.`] : []),
     '',
     `\`${escapeCode(container.containerId || 'no container yet')}\``,
   ].join('\n');
   return { label: name, description, icon, tooltip: { markdown } };
+}
+
+/** The cluster's kubelet beside ours: its verdict, a disagreement and its likely cause, a prediction's fate. */
+function kubeletLines(container: ContainerSnapshot): string[] {
+  const lines: string[] = [];
+  if (container.kubelet) lines.push('', escapeMarkdown(kubeletSentence(container.kubelet)));
+  if (container.disagreement) lines.push('', `**Ours and the kubelet disagree** (${escapeMarkdown(container.disagreement.cause)}): ${escapeMarkdown(disagreementSentence(container.disagreement.message))}`);
+  const prediction = container.prediction;
+  if (prediction) lines.push('', `Prediction (${prediction.state}, t=${prediction.t.toFixed(1)}s): ${escapeMarkdown(prediction.message)}`);
+  return lines;
 }
 
 function causeWords(container: ContainerSnapshot): string {

@@ -7,9 +7,22 @@ import type { ProbingSession } from '../sessions/probingSession';
  */
 export type ProbeTreeNode =
   | { readonly kind: 'session'; readonly id: string; readonly session: ProbingSession }
-  | { readonly kind: 'pod'; readonly id: string; readonly session: ProbingSession; readonly pod: string }
-  | { readonly kind: 'container'; readonly id: string; readonly session: ProbingSession; readonly pod: string; readonly container: string }
-  | { readonly kind: 'probe'; readonly id: string; readonly session: ProbingSession; readonly pod: string; readonly container: string; readonly probe: ProbeType };
+  | ({ readonly kind: 'pod'; readonly id: string; readonly session: ProbingSession; readonly pod: string } & SpecOf)
+  | ({ readonly kind: 'container'; readonly id: string; readonly session: ProbingSession; readonly pod: string; readonly container: string } & SpecOf)
+  | ({ readonly kind: 'probe'; readonly id: string; readonly session: ProbingSession; readonly pod: string; readonly container: string; readonly probe: ProbeType } & SpecOf);
+
+/**
+ * A row of one cluster pod among several probed for one manifest pod (`--all-pods`): `pod` is
+ * the cluster pod's name, `spec` the manifest pod whose containers and probes it runs.
+ */
+interface SpecOf {
+  readonly spec?: string;
+}
+
+/** The manifest pod whose spec a row follows. */
+export function specPodOf(node: Extract<ProbeTreeNode, { pod: string }>): string {
+  return node.spec ?? node.pod;
+}
 
 export function isProbeTreeNode(value: unknown): value is ProbeTreeNode {
   if (value === null || typeof value !== 'object') return false;

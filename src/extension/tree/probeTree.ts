@@ -6,8 +6,9 @@ import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../c
 import { containsPosition, type Position } from '../../core/text/range';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
-import { type Presentation, presentContainer, presentPod, presentProbe, presentSession, wallTime } from './format';
-import type { ProbeTreeNode } from './nodes';
+import { podsFor } from '../../core/session/clusterText';
+import { type Presentation, presentContainer, presentPod, presentPodGroup, presentProbe, presentSession, wallTime } from './format';
+import { type ProbeTreeNode, specPodOf } from './nodes';
 
 export const PROBES_VIEW = 'probeLens.probes';
 
@@ -56,11 +57,15 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     switch (node.kind) {
       case 'session':
         return session.pods.map((p) => this.node({ kind: 'pod', id: `${session.id}/${p.identity.name}`, session, pod: p.identity.name }));
-      case 'pod':
-        return probingContainers(session, node.pod).map((c) => this.node({ kind: 'container', id: `${node.id}/${c.name}`, session, pod: node.pod, container: c.name }));
+      case 'pod': {
+        const members = node.spec === undefined ? clusterMembers(session, node.pod) : [];
+        if (members.length > 0) return members.map((name) => this.node({ kind: 'pod', id: `${node.id}/@${name}`, session, pod: name, spec: node.pod }));
+        const spec = specOf(node);
+        return probingContainers(session, specPodOf(node)).map((c) => this.node({ kind: 'container', id: `${node.id}/${c.name}`, session, pod: node.pod, container: c.name, ...spec }));
+      }
       case 'container':
-        return (containerModel(session, node.pod, node.container)?.probes ?? []).map((p) =>
-          this.node({ kind: 'probe', id: `${node.id}/${p.type}`, session, pod: node.pod, container: node.container, probe: p.type }),
+        return (containerModel(session, specPodOf(node), node.container)?.probes ?? []).map((p) =>
+          this.node({ kind: 'probe', id: `${node.id}/${p.type}`, session, pod: node.pod, container: node.container, probe: p.type, ...specOf(node) }),
         );
       case 'probe':
         return [];
@@ -73,11 +78,11 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
       case 'session':
         return undefined;
       case 'pod':
-        return this.node({ kind: 'session', id: session.id, session });
+        return node.spec === undefined ? this.node({ kind: 'session', id: session.id, session }) : this.node({ kind: 'pod', id: `${session.id}/${node.spec}`, session, pod: node.spec });
       case 'container':
-        return this.node({ kind: 'pod', id: `${session.id}/${node.pod}`, session, pod: node.pod });
+        return this.node({ kind: 'pod', id: node.id.slice(0, node.id.length - node.container.length - 1), session, pod: node.pod, ...specOf(node) });
       case 'probe':
-        return this.node({ kind: 'container', id: `${session.id}/${node.pod}/${node.container}`, session, pod: node.pod, container: node.container });
+        return this.node({ kind: 'container', id: node.id.slice(0, node.id.length - node.probe.length - 1), session, pod: node.pod, container: node.container, ...specOf(node) });
     }
   }
 
@@ -108,13 +113,16 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
   find(session: ProbingSession, pod?: string, container?: string, probe?: ProbeType): ProbeTreeNode | undefined {
     if (pod === undefined) return this.node({ kind: 'session', id: session.id, session });
     if (!session.pods.some((p) => p.identity.name === pod)) return undefined;
-    const podId = `${session.id}/${pod}`;
-    if (container === undefined) return this.node({ kind: 'pod', id: podId, session, pod });
+    if (container === undefined) return this.node({ kind: 'pod', id: `${session.id}/${pod}`, session, pod });
     const model = containerModel(session, pod, container);
     if (!model || !PROBING_CONTAINERS.includes(model.kind)) return undefined;
-    if (probe === undefined) return this.node({ kind: 'container', id: `${podId}/${container}`, session, pod, container });
+    // Several cluster pods probed for this one (`--all-pods`): the first one's rows stand for it.
+    const member = clusterMembers(session, pod)[0];
+    const row = member === undefined ? { podId: `${session.id}/${pod}`, pod } : { podId: `${session.id}/${pod}/@${member}`, pod: member, spec: pod };
+    const { podId, ...where } = row;
+    if (probe === undefined) return this.node({ kind: 'container', id: `${podId}/${container}`, session, ...where, container });
     if (!model.probe(probe)) return undefined;
-    return this.node({ kind: 'probe', id: `${podId}/${container}/${probe}`, session, pod, container, probe });
+    return this.node({ kind: 'probe', id: `${podId}/${container}/${probe}`, session, ...where, container, probe });
   }
 
   /** The deepest node for a position in the session's manifest: a probe, else its container or pod. */
@@ -200,12 +208,14 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
           startedAt: wallTime(session.startedAt),
           ...(state.endedAt !== undefined ? { endedAt: wallTime(state.endedAt) } : {}),
         });
-      case 'pod':
-        return presentPod(node.pod, state.pods.get(node.pod), state.kills);
+      case 'pod': {
+        const members = node.spec === undefined && !state.pods.has(node.pod) ? podsFor(state.pods, node.pod) : [];
+        return members.length > 0 ? presentPodGroup(node.pod, members, state.kills) : presentPod(node.pod, state.pods.get(node.pod), state.kills);
+      }
       case 'container':
         return presentContainer(node.container, state.pods.get(node.pod)?.containers.get(node.container), state.kills);
       case 'probe': {
-        const model = containerModel(session, node.pod, node.container)?.probe(node.probe);
+        const model = containerModel(session, specPodOf(node), node.container)?.probe(node.probe);
         const container = state.pods.get(node.pod)?.containers.get(node.container);
         return presentProbe({
           type: node.probe,
@@ -239,7 +249,7 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
 
   /** The sessions shown (running or ended) and each one's pods, containers and probes. */
   private structureNow(): string {
-    return this.sessions.shown.map((session) => `${session.id}:${session.isStopped ? 'ended' : 'running'}:${this.shapeOf(session.pods)}`).join('\n');
+    return this.sessions.shown.map((session) => `${session.id}:${session.isStopped ? 'ended' : 'running'}:${this.shapeOf(session.pods)}${membersShape(session)}`).join('\n');
   }
 
   private shapeOf(pods: readonly DesiredPod[]): string {
@@ -271,6 +281,22 @@ export function contextValueOf(node: ProbeTreeNode): string {
     case 'probe':
       return `probe.${node.probe}`;
   }
+}
+
+/** With `--all-pods`, the cluster pods probed for a manifest pod (each a row of its own); else none. */
+function clusterMembers(session: ProbingSession, manifestPod: string): string[] {
+  if (session.kind !== 'cluster' || session.state.pods.has(manifestPod)) return [];
+  return podsFor(session.state.pods, manifestPod).map((pod) => pod.name);
+}
+
+/** A cluster session's rows per cluster pod come and go with its pods (`--all-pods`). */
+function membersShape(session: ProbingSession): string {
+  if (session.kind !== 'cluster') return '';
+  return session.pods.map((p) => clusterMembers(session, p.identity.name).join(',')).join(';');
+}
+
+function specOf(node: { readonly spec?: string }): { spec?: string } {
+  return node.spec === undefined ? {} : { spec: node.spec };
 }
 
 function probingContainers(session: ProbingSession, pod: string): ContainerModel[] {

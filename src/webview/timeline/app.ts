@@ -23,7 +23,7 @@ import type { ViewCommand } from './keyCommands';
 import { LaneFilters } from './laneFilters';
 import { LaneList } from './laneList';
 import { LaneRows } from './laneRows';
-import { containerNames, type Layout, probeTypes, type Row } from './layout';
+import { containerNames, type Layout, probeTypes, type Row, showsCluster } from './layout';
 import { liveFrameDelay } from './liveClock';
 import { isStepKey, itemTime, stepItem } from './markCursor';
 import { NotesView } from './notesView';
@@ -53,6 +53,8 @@ export class TimelineApp {
   private palette: Palette;
   private painted = 0;
   private loaded = false;
+  /** Whether the model holds a cluster session's lines (the legend and the canvas's label say so). */
+  private cluster = false;
 
   private readonly dom: PanelDom;
   private readonly controls: Controls;
@@ -162,7 +164,16 @@ export class TimelineApp {
     this.lanes.setRows(layout);
     this.spoken.lanesFilled(this.session.feed.version);
     this.refreshChips();
+    this.refreshClusterLegend();
     this.inspector.rowsRebuilt(layout);
+  }
+
+  /** The legend's cluster group, while the model holds a cluster session's lines (rows are laid out again when the first comes). */
+  private refreshClusterLegend(): void {
+    let cluster = false;
+    for (const pod of this.session.feed.model.pods) cluster ||= showsCluster(pod) || pod.containers.some(showsCluster);
+    this.cluster = cluster;
+    this.controls.clusterLegend.update(cluster, this.palette);
   }
 
   private refreshChips(): void {
@@ -263,7 +274,7 @@ export class TimelineApp {
   private canvasLabel(now: number): string {
     const { clock, isLive } = this.session;
     const v = this.viewport;
-    return `Timeline of ${this.rows.layout.rows.length} lanes, ${formatPoint(v.start, clock)} to ${formatPoint(v.end, clock)}${isLive ? `, live at ${formatPoint(now, clock)}` : ''}. Arrow keys pan, plus and minus zoom, 0 fits all, F follows live. The lane list beside it reads each lane and its marks.`;
+    return `Timeline of ${this.rows.layout.rows.length} lanes, ${formatPoint(v.start, clock)} to ${formatPoint(v.end, clock)}${isLive ? `, live at ${formatPoint(now, clock)}` : ''}. Arrow keys pan, plus and minus zoom, 0 fits all, F follows live.${this.cluster ? " Under a pod's and a container's own bands, the cluster's kubelet's Ready and the cluster's events." : ''} The lane list beside it reads each lane and its marks.`;
   }
 
   // ─── Input ─────────────────────────────────────────────────────────────────
@@ -305,6 +316,7 @@ export class TimelineApp {
     watchTheme(() => {
       this.palette = readPalette(document.body);
       this.axis.themeChanged();
+      this.refreshClusterLegend();
       this.frames.request();
     });
   }

@@ -4,6 +4,7 @@
  */
 import type { ProbeType } from '../../core/manifest/model';
 import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
+import { ClusterLegend } from './clusterLegend';
 import { button, type ButtonSpec, h, setButtonFace } from './dom';
 import { ZOOM_STEP } from './keyCommands';
 import { REPLAY_SPEEDS } from './replay';
@@ -30,6 +31,8 @@ export class Controls {
   readonly toolbar: HTMLDivElement;
   readonly filters: HTMLDivElement;
   readonly legend: HTMLDivElement;
+  /** The legend's group for a cluster session's lines, not there for other sessions. */
+  readonly clusterLegend: ClusterLegend;
   private readonly title: HTMLSpanElement;
   private readonly follow: HTMLButtonElement;
   private readonly replay: HTMLDivElement;
@@ -89,6 +92,7 @@ export class Controls {
       this.outcomeChips,
     ]);
     this.legend = buildLegend();
+    this.clusterLegend = new ClusterLegend(this.legend);
   }
 
   setSource(title: string, replayable: boolean, canExport: boolean): void {

@@ -10,8 +10,10 @@ import type { DroppedEvents } from '../../core/timeline/store';
 import type { ContainerLane, Lane, ProbeLane, Span } from '../../core/timeline/viewModel';
 import type { LineProblem } from '../../core/timeline/jsonl';
 import type { TimelineClock } from '../../shared/protocol';
+import { containerClusterSummary, currentClusterPod, describeClusterHit, openDisagreement, podClusterSummary } from './describeCluster';
 import { formatCount, formatDuration, formatInstant, formatMillis, formatPoint, plural } from './format';
 import { type Hit, markerFor } from './hitTest';
+import { showsCluster } from './layout';
 
 export interface Tooltip {
   readonly title: string;
@@ -75,6 +77,7 @@ export function laneSummary(lane: Lane): string {
       const down = lane.tunnelsDown.filter((s) => s.end === undefined).length;
       if (down > 0) parts.push(`${plural(down, 'tunnel')} down`);
       else if (lane.tunnelsDown.length > 0) parts.push(`tunnel was down ${plural(lane.tunnelsDown.length, 'time')}`);
+      parts.push(...podClusterSummary(lane));
       return `pod ${lane.name}: ${parts.join(', ')}`;
     }
     case 'container': {
@@ -84,6 +87,7 @@ export function laneSummary(lane: Lane): string {
       if (ready !== undefined) parts.push(ready ? 'ready' : 'not ready');
       const kills = lane.markers.filter((m) => m.reason === 'Killing').length;
       if (kills > 0) parts.push(plural(kills, 'kill'));
+      parts.push(...containerClusterSummary(lane));
       return `${lane.pod} / ${lane.name}: ${parts.join(', ')}`;
     }
     case 'probe': {
@@ -100,11 +104,16 @@ export function laneSummary(lane: Lane): string {
   }
 }
 
-/** The second line under a lane's label: a probe's handler, a container's restarts; nothing for a pod. */
+/** The second line under a lane's label: a probe's handler, a container's restarts (and `≠ kubelet` while ours and the cluster's disagree), the cluster pod a pod is probed through. */
 export function laneDetail(lane: Lane): string {
   if (lane.kind === 'probe') return lane.spec?.handler ?? '';
-  if (lane.kind === 'container') return lane.restarts.length > 0 ? plural(lane.restarts.length, 'restart') : '';
-  return '';
+  if (lane.kind === 'container') {
+    const restarts = lane.restarts.length > 0 ? plural(lane.restarts.length, 'restart') : '';
+    return openDisagreement(lane) ? [restarts, '≠ kubelet'].filter((part) => part !== '').join(' · ') : restarts;
+  }
+  // With --all-pods a lane is named after its cluster pod: nothing to add then.
+  const clusterPod = currentClusterPod(lane);
+  return clusterPod === undefined || clusterPod === lane.name ? '' : `→ ${clusterPod}`;
 }
 
 /** How a run of verdicts after an attempt reads: `2/3 failures in a row`, `12 successes in a row`. */
@@ -182,7 +191,15 @@ export function describeHit(hit: Hit, context: DescribeContext): Tooltip {
       return { title: `${v.state[0]?.toUpperCase()}${v.state.slice(1)}${v.reason ? ` · ${v.reason}` : ''} · ${where}`, lines };
     }
     case 'ready':
+      // Beside the kubelet's own verdict, say whose this one is.
+      if (showsCluster(hit.lane)) return { title: `${hit.span.value ? 'Ready' : 'Not ready'} by our probes · ${where}`, lines: [between(hit.span, context), "through the tunnel; the cluster's kubelet's is the band below"] };
       return { title: `${hit.span.value ? 'Ready' : 'Not ready'} · ${where}`, lines: [between(hit.span, context)] };
+    case 'kubelet':
+    case 'disagreement':
+    case 'clusterEvent':
+    case 'prediction':
+    case 'target':
+      return describeClusterHit(hit, where, { clock: context.clock, excerpt, between: (span) => between(span, context) });
     case 'tunnel':
       return { title: `Tunnel down · ${where}`, lines: [hit.span.value, between(hit.span, context), 'probes through it fail because of the port-forward, not the app'] };
     case 'dropped': {

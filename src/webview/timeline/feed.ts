@@ -4,6 +4,7 @@
  * rebuilds it from the start when the playhead goes back (the model only grows).
  */
 import type { EngineEvent } from '../../core/engine/events';
+import { hasClusterBand } from '../../core/timeline/clusterLanes';
 import type { DroppedEvents } from '../../core/timeline/store';
 import { TimelineModel } from '../../core/timeline/viewModel';
 
@@ -21,9 +22,11 @@ export class EventFeed {
   private head: number | undefined;
   /** Bumped whenever the model changes (caches of labels and counts key on it). */
   version = 0;
-  /** Bumped when lanes appear or the model is rebuilt: rows must be laid out again. */
+  /** Bumped when lanes appear, a lane's row grows the cluster's band, or the model is rebuilt: rows must be laid out again. */
   structure = 0;
   private lanes = 0;
+  /** Pod and container lanes with the cluster's band (their rows are taller). */
+  private clusterRows = 0;
 
   constructor(readonly replayable: boolean) {}
 
@@ -53,6 +56,7 @@ export class EventFeed {
     this.head = undefined;
     this.lastT = 0;
     this.lanes = 0;
+    this.clusterRows = 0;
     this.structure++;
     this.append(events, dropped, now);
   }
@@ -87,6 +91,7 @@ export class EventFeed {
       this.model = new TimelineModel();
       this.fed = 0;
       this.lanes = 0;
+      this.clusterRows = 0;
       this.structure++;
     }
     this.head = target;
@@ -107,12 +112,18 @@ export class EventFeed {
     this.model.markDropped(this.dropped);
     if (this.head === undefined) this.model.advanceTo(this.end);
     let lanes = 0;
+    let clusterRows = 0;
     for (const pod of this.model.pods) {
       lanes++;
-      for (const container of pod.containers) lanes += 1 + container.probes.length;
+      if (hasClusterBand(pod)) clusterRows++;
+      for (const container of pod.containers) {
+        lanes += 1 + container.probes.length;
+        if (hasClusterBand(container)) clusterRows++;
+      }
     }
-    if (lanes !== this.lanes) {
+    if (lanes !== this.lanes || clusterRows !== this.clusterRows) {
       this.lanes = lanes;
+      this.clusterRows = clusterRows;
       this.structure++;
     }
     this.version++;

@@ -1,13 +1,15 @@
 /**
- * What is drawn at a point: an attempt mark, a kubelet event marker, a restart, or a band. Pure
- * (node tests import it); it reads the same rows and geometry the renderer draws with, so what the
- * pointer finds is what the user sees there.
+ * What is drawn at a point: an attempt mark, a kubelet event marker, a restart, or a band — and in
+ * a cluster session the cluster's band (its kubelet's Ready, its events, a disagreement), a
+ * predicted kill, or the cluster pod probed. Pure (node tests import it); it reads the same rows
+ * and geometry the renderer draws with, so what the pointer finds is what the user sees there.
  */
 import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
 import type { AttemptColumns } from '../../core/timeline/columns';
 import type { CachedResult } from '../../core/engine/results';
+import type { ClusterMarker, Disagreement, KubeletVerdict, PredictionMark, TargetMark } from '../../core/timeline/clusterLanes';
 import type { ContainerLane, ContainerStateValue, Lane, Marker, PodLane, ProbeLane, RestartMark, Span } from '../../core/timeline/viewModel';
-import { CONTAINER_ROW, type Layout, OUTCOME_SEVERITY, PROBE_ROW, type Row, rowAt } from './layout';
+import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, type Layout, OUTCOME_SEVERITY, PROBE_ROW, type Row, rowAt, showsCluster } from './layout';
 
 export type Hit =
   | { readonly kind: 'mark'; readonly row: Row; readonly lane: ProbeLane; readonly index: number }
@@ -17,6 +19,11 @@ export type Hit =
   | { readonly kind: 'state'; readonly row: Row; readonly lane: ContainerLane; readonly span: Span<ContainerStateValue> }
   | { readonly kind: 'ready'; readonly row: Row; readonly lane: PodLane | ContainerLane; readonly span: Span<boolean> }
   | { readonly kind: 'tunnel'; readonly row: Row; readonly lane: PodLane; readonly span: Span<string> }
+  | { readonly kind: 'kubelet'; readonly row: Row; readonly lane: PodLane | ContainerLane; readonly span: Span<KubeletVerdict> }
+  | { readonly kind: 'disagreement'; readonly row: Row; readonly lane: ContainerLane; readonly span: Span<Disagreement> }
+  | { readonly kind: 'clusterEvent'; readonly row: Row; readonly lane: PodLane | ContainerLane; readonly event: ClusterMarker }
+  | { readonly kind: 'prediction'; readonly row: Row; readonly lane: ContainerLane; readonly prediction: PredictionMark }
+  | { readonly kind: 'target'; readonly row: Row; readonly lane: PodLane; readonly target: TargetMark }
   | { readonly kind: 'dropped'; readonly row: Row; readonly lane: Lane }
   | { readonly kind: 'lane'; readonly row: Row; readonly lane: Lane };
 
@@ -68,6 +75,11 @@ export function hitTest(layout: Layout, scale: TimeScale, x: number, y: number, 
       return dropped ?? (span ? { kind: 'result', row, lane, span } : { kind: 'lane', row, lane });
     }
     case 'container': {
+      if (inRow >= CLUSTER_CONTAINER_ROW.eventTop - 1 && showsCluster(lane)) return clusterBandHit(row, lane, t, tol, options.now, inRow < CLUSTER_CONTAINER_ROW.kubeletTop) ?? dropped ?? { kind: 'lane', row, lane };
+      if (inRow < CONTAINER_ROW.bandTop + 2) {
+        const prediction = nearestBy(lane.predictions, t, tol);
+        if (prediction) return { kind: 'prediction', row, lane, prediction };
+      }
       const restart = nearestBy(lane.restarts, t, tol);
       if (restart) return { kind: 'restart', row, lane, restart };
       const m = markerNear(lane.markers, t, tol);
@@ -81,8 +93,11 @@ export function hitTest(layout: Layout, scale: TimeScale, x: number, y: number, 
       return state ? { kind: 'state', row, lane, span: state } : { kind: 'lane', row, lane };
     }
     case 'pod': {
+      if (inRow >= CLUSTER_POD_ROW.eventTop - 1 && showsCluster(lane)) return clusterBandHit(row, lane, t, tol, options.now, inRow < CLUSTER_POD_ROW.kubeletTop) ?? dropped ?? { kind: 'lane', row, lane };
       const m = markerNear(lane.markers, t, tol);
       if (m) return { kind: 'marker', row, lane, marker: m };
+      const target = nearestBy(lane.targets, t, tol);
+      if (target) return { kind: 'target', row, lane, target };
       if (dropped) return dropped;
       const tunnel = lane.tunnelsDown.find((s) => s.start <= t && t < (s.end ?? options.now));
       if (tunnel) return { kind: 'tunnel', row, lane, span: tunnel };
@@ -90,6 +105,22 @@ export function hitTest(layout: Layout, scale: TimeScale, x: number, y: number, 
       return ready ? { kind: 'ready', row, lane, span: ready } : { kind: 'lane', row, lane };
     }
   }
+}
+
+/**
+ * In the cluster's band (under ours): on the events' line the cluster's event at `t`; else — and
+ * in the kubelet's band under it, so a stretch between frequent events can still be pointed at —
+ * a disagreement (containers), else the kubelet's Ready.
+ */
+function clusterBandHit(row: Row, lane: PodLane | ContainerLane, t: number, tol: number, now: number, onEventLine: boolean): Hit | undefined {
+  const event = onEventLine ? markerNear(lane.clusterEvents, t, tol) : undefined;
+  if (event) return { kind: 'clusterEvent', row, lane, event };
+  if (lane.kind === 'container') {
+    const disagreement = spanAt(lane.disagreements, t, now);
+    if (disagreement) return { kind: 'disagreement', row, lane, span: disagreement };
+  }
+  const kubelet = spanAt(lane.kubelet, t, now);
+  return kubelet ? { kind: 'kubelet', row, lane, span: kubelet } : undefined;
 }
 
 /**
@@ -163,12 +194,12 @@ export function nearestBy<T extends { readonly t: number }>(items: readonly T[],
   return best;
 }
 
-/** A kubelet event marker near `t`; a warning beats a normal event at the same place. */
-export function markerNear(markers: readonly Marker[], t: number, tolerance: number): Marker | undefined {
+/** An event marker (ours or the cluster's) near `t`; a warning beats a normal event at the same place. */
+export function markerNear<M extends { readonly t: number; readonly warning: boolean }>(markers: readonly M[], t: number, tolerance: number): M | undefined {
   const i = lowerBoundByT(markers, t - tolerance);
-  let best: Marker | undefined;
+  let best: M | undefined;
   for (let j = i; j < markers.length; j++) {
-    const marker = markers[j] as Marker;
+    const marker = markers[j] as M;
     if (marker.t > t + tolerance) break;
     if (!best || Math.abs(marker.t - t) < Math.abs(best.t - t) - 1e-9 || (marker.warning && !best.warning)) best = marker;
   }

@@ -5,6 +5,7 @@
  * reader walks is what is drawn.
  */
 import type { ProbeType } from '../../core/manifest/model';
+import { hasClusterBand } from '../../core/timeline/clusterLanes';
 import type { MarkOutcome } from '../../core/timeline/columns';
 import type { Lane } from '../../core/timeline/viewModel';
 
@@ -34,6 +35,14 @@ export const PROBE_ROW = { markerTop: 2, markerHeight: 6, markTop: 10, markHeigh
 export const CONTAINER_ROW = { bandTop: 7, bandHeight: 14, readyTop: 23, readyHeight: 3 } as const;
 /** Inside a pod row: the Ready condition band. */
 export const POD_ROW = { bandTop: 6, bandHeight: 14 } as const;
+
+/**
+ * A cluster session's pod and container rows are taller: under our bands, the cluster's — its
+ * events (hollow markers on a line of their own) over the kubelet's Ready band, so the two
+ * verdicts read one above the other. Offsets from the row's top; `height` the whole row.
+ */
+export const CLUSTER_CONTAINER_ROW = { eventTop: 29, eventHeight: 6, kubeletTop: 35, kubeletHeight: 12, height: 50 } as const;
+export const CLUSTER_POD_ROW = { eventTop: 23, eventHeight: 6, kubeletTop: 29, kubeletHeight: 12, height: 44 } as const;
 
 /** Bar heights by outcome, from the mark baseline: the worse, the taller, so shape says it as well as colour. */
 export const MARK_HEIGHT: Readonly<Record<MarkOutcome, number>> = { success: 7, warning: 11, unknown: 11, failure: 16, error: 16 };
@@ -76,6 +85,17 @@ export function laneLabel(lane: Lane): string {
   }
 }
 
+/** A lane's row height: taller for a pod or container the cluster said something of. */
+export function rowHeight(lane: Lane): number {
+  if (!showsCluster(lane)) return ROW_HEIGHT[lane.kind];
+  return lane.kind === 'pod' ? CLUSTER_POD_ROW.height : CLUSTER_CONTAINER_ROW.height;
+}
+
+/** Whether a lane's row has the cluster's band (`rowHeight`). */
+export function showsCluster(lane: Lane): boolean {
+  return lane.kind !== 'probe' && hasClusterBand(lane);
+}
+
 /** Lanes in draw order (`TimelineModel.lanes()`), filtered: a hidden container hides its probes too; pods always show. */
 export function layoutRows(lanes: Iterable<Lane>, filters: Filters, highlighted: ReadonlySet<string>): Layout {
   const rows: Row[] = [];
@@ -85,7 +105,7 @@ export function layoutRows(lanes: Iterable<Lane>, filters: Filters, highlighted:
     if (lane.kind === 'container' && filters.hiddenContainers.has(lane.name)) continue;
     if (lane.kind === 'probe' && (filters.hiddenContainers.has(lane.container) || filters.hiddenProbes.has(lane.probe))) continue;
     if (lane.kind === 'pod' && rows.length > 0) y += POD_GAP;
-    const height = ROW_HEIGHT[lane.kind];
+    const height = rowHeight(lane);
     const row: Row = { lane, index: rows.length, y, height, depth: lane.kind === 'pod' ? 0 : lane.kind === 'container' ? 1 : 2, label: laneLabel(lane), highlighted: highlighted.has(lane.id) };
     rows.push(row);
     byId.set(lane.id, row);

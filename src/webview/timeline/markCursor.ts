@@ -30,6 +30,12 @@ export function sameHit(a: Hit | undefined, b: Hit | undefined): boolean {
       return a.marker === (b as typeof a).marker;
     case 'restart':
       return a.restart === (b as typeof a).restart;
+    case 'clusterEvent':
+      return a.event === (b as typeof a).event;
+    case 'prediction':
+      return a.prediction === (b as typeof a).prediction;
+    case 'target':
+      return a.target === (b as typeof a).target;
     case 'lane':
     case 'dropped':
       return true;
@@ -47,6 +53,12 @@ export function itemTime(hit: Hit): number {
       return hit.marker.t;
     case 'restart':
       return hit.restart.t;
+    case 'clusterEvent':
+      return hit.event.t;
+    case 'prediction':
+      return hit.prediction.t;
+    case 'target':
+      return hit.target.t;
     case 'lane':
       return 0;
     case 'dropped':
@@ -56,7 +68,7 @@ export function itemTime(hit: Hit): number {
   }
 }
 
-/** A pod's or container's items in time order: its bands, restarts and events. */
+/** A pod's or container's items in time order: its bands, restarts and events, and the cluster's (its kubelet's Ready, its events, disagreements, predicted kills, the cluster pod probed). */
 export function laneItems(row: Row): Hit[] {
   const items: Hit[] = [];
   const lane = row.lane;
@@ -64,10 +76,17 @@ export function laneItems(row: Row): Hit[] {
     for (const span of lane.states) items.push({ kind: 'state', row, lane, span });
     for (const restart of lane.restarts) items.push({ kind: 'restart', row, lane, restart });
     for (const marker of lane.markers) items.push({ kind: 'marker', row, lane, marker });
+    for (const prediction of lane.predictions) items.push({ kind: 'prediction', row, lane, prediction });
+    for (const span of lane.kubelet) items.push({ kind: 'kubelet', row, lane, span });
+    for (const span of lane.disagreements) items.push({ kind: 'disagreement', row, lane, span });
+    for (const event of lane.clusterEvents) items.push({ kind: 'clusterEvent', row, lane, event });
   } else if (lane.kind === 'pod') {
     for (const span of lane.ready) items.push({ kind: 'ready', row, lane, span });
+    for (const target of lane.targets) items.push({ kind: 'target', row, lane, target });
     for (const span of lane.tunnelsDown) items.push({ kind: 'tunnel', row, lane, span });
     for (const marker of lane.markers) items.push({ kind: 'marker', row, lane, marker });
+    for (const span of lane.kubelet) items.push({ kind: 'kubelet', row, lane, span });
+    for (const event of lane.clusterEvents) items.push({ kind: 'clusterEvent', row, lane, event });
   }
   // Stable: at equal times a band comes before the restart or event that starts it.
   return items

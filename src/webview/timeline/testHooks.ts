@@ -3,6 +3,8 @@
  * harness and the CLI's HTML page in headless Chromium read it). Read-only views of what is on
  * screen: tests assert on what a user sees, not on internals. Pure types: no DOM.
  */
+import type { ClusterFacts } from './describeCluster';
+
 export interface TimelineHookLane {
   /** The store's lane key (`laneKeys.ts`): `pod:web-0`, `container:web-0/app`, `probe:web-0/app/liveness`. */
   readonly id: string;
@@ -14,6 +16,9 @@ export interface TimelineHookLane {
   readonly height: number;
   readonly highlighted: boolean;
 }
+
+/** The items of the cluster's part of a lane `TimelineTestHooks.itemAt` finds. */
+export type ClusterItemKind = 'kubelet' | 'clusterEvent' | 'prediction' | 'disagreement' | 'target';
 
 export interface TimelineHookState {
   /** Frames painted so far (0 until the first paint). */
@@ -28,6 +33,13 @@ export interface TimelineHookState {
   readonly markers: Readonly<Record<string, readonly string[]>>;
   /** Per container lane id: restart marks (`containerId`, `restartCount`) and kill markers' messages. */
   readonly containers: Readonly<Record<string, { readonly restarts: readonly { readonly containerId: string; readonly restartCount: number }[]; readonly kills: readonly string[]; readonly backOff: number }>>;
+  /**
+   * Cluster sessions, per pod or container lane id the cluster said something of: the kubelet's
+   * Ready band (`{start, end, ready}`, `end` null while open), the cluster's events (`Unhealthy×3`),
+   * predicted kills (`pending`, `confirmed`, `missed`), disagreements (`{start, end, cause}`) and
+   * the cluster pods probed. No entry for a lane of another session.
+   */
+  readonly cluster: Readonly<Record<string, ClusterFacts>>;
   readonly viewport: { readonly start: number; readonly end: number };
   readonly follow: boolean;
   /** From the body's class: `light`, `dark`, `high-contrast`, `high-contrast-light`. */
@@ -48,6 +60,11 @@ export interface TimelineTestHooks {
   state(): TimelineHookState;
   /** Where the attempt of `laneId` nearest to `t` is drawn, in CSS pixels relative to the page (for `page.mouse`), if visible. */
   markAt(laneId: string, t: number): { readonly x: number; readonly y: number } | undefined;
+  /**
+   * Where the `kind` item of `laneId` at `t` is drawn (a span holding `t`, else the item nearest
+   * to it), in CSS pixels relative to the page, if visible: to point at the cluster's band.
+   */
+  itemAt(laneId: string, kind: ClusterItemKind, t: number): { readonly x: number; readonly y: number } | undefined;
   /** The tooltip's text while shown, else ''. */
   tooltip(): string;
   /** Redraws everything `frames` times, synchronously, and returns each redraw's duration in ms. */

@@ -5,13 +5,16 @@
 import { MARK_OUTCOMES } from '../../core/timeline/columns';
 import type { AttemptColumns } from '../../core/timeline/columns';
 import { containerFacts } from './describe';
+import { type ClusterFacts, clusterFacts } from './describeCluster';
 import type { Hit } from './hitTest';
+import { itemTime, laneItems } from './markCursor';
 import type { LaneRows } from './laneRows';
+import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW } from './layout';
 import type { NotesView } from './notesView';
 import type { Renderer } from './render/renderer';
 import type { ReplayController } from './replay';
 import type { TimelineSession } from './session';
-import type { TimelineHookState, TimelineTestHooks } from './testHooks';
+import type { ClusterItemKind, TimelineHookState, TimelineTestHooks } from './testHooks';
 import type { Palette } from './theme';
 import type { TooltipView } from './tooltip';
 import type { Viewport } from './viewport';
@@ -47,6 +50,12 @@ export function timelineTestHooks(timeline: HookedTimeline): TimelineTestHooks &
       const index = nearestAttempt(row.lane.attempts, t);
       return index < 0 ? undefined : pointOnPage(timeline, { kind: 'mark', row, lane: row.lane, index });
     },
+    itemAt: (laneId, kind, t) => {
+      const hit = clusterItemAt(timeline, laneId, kind, t);
+      // A band's stretch is pointed at in the kubelet's band (the events' line over it is theirs).
+      const fromBottom = hit?.kind === 'kubelet' || hit?.kind === 'disagreement' ? 1 + (hit.lane.kind === 'pod' ? CLUSTER_POD_ROW : CLUSTER_CONTAINER_ROW).kubeletHeight / 2 : undefined;
+      return hit ? pointOnPage(timeline, hit, fromBottom) : undefined;
+    },
     tooltip: () => timeline.tooltip.text,
     measureRedraw: (frames) => {
       const times: number[] = [];
@@ -67,13 +76,16 @@ function hookState(timeline: HookedTimeline): TimelineHookState {
   const attempts: Record<string, Record<string, number>> = {};
   const markers: Record<string, string[]> = {};
   const containers: Record<string, ReturnType<typeof containerFacts>> = {};
+  const cluster: Record<string, ClusterFacts> = {};
   for (const lane of model.lanes()) {
     if (lane.kind === 'probe') {
       attempts[lane.id] = { ...lane.counts };
       markers[lane.id] = lane.markers.map((m) => m.reason);
-    } else if (lane.kind === 'container') {
-      containers[lane.id] = containerFacts(lane);
+      continue;
     }
+    if (lane.kind === 'container') containers[lane.id] = containerFacts(lane);
+    const facts = clusterFacts(lane);
+    if (facts) cluster[lane.id] = facts;
   }
   const scrollTop = timeline.scroller.scrollTop;
   const palette = timeline.palette();
@@ -84,6 +96,7 @@ function hookState(timeline: HookedTimeline): TimelineHookState {
     attempts,
     markers,
     containers,
+    cluster,
     viewport: { start: viewport.start, end: viewport.end },
     follow: viewport.follow,
     theme: palette.theme,
@@ -96,13 +109,32 @@ function hookState(timeline: HookedTimeline): TimelineHookState {
   };
 }
 
-/** Where `hit` is drawn, as a point in page CSS px (its middle), if it is on the canvas. */
-function pointOnPage(timeline: HookedTimeline, hit: Hit): { x: number; y: number } | undefined {
+/** The `kind` item of a drawn lane at `t`: a span holding it, else the item nearest to it. */
+function clusterItemAt(timeline: HookedTimeline, laneId: string, kind: ClusterItemKind, t: number): Hit | undefined {
+  const row = timeline.rows.layout.byId.get(laneId);
+  if (!row) return undefined;
+  let best: Hit | undefined;
+  let distance = Infinity;
+  for (const item of laneItems(row)) {
+    if (item.kind !== kind) continue;
+    const start = itemTime(item);
+    const end = 'span' in item ? (item.span.end ?? Infinity) : start;
+    const d = t < start ? start - t : t > end ? t - end : 0;
+    if (d < distance) {
+      distance = d;
+      best = item;
+    }
+  }
+  return best;
+}
+
+/** Where `hit` is drawn, as a point in page CSS px (its middle, or `fromBottom` px above its bottom), if it is on the canvas. */
+function pointOnPage(timeline: HookedTimeline, hit: Hit, fromBottom?: number): { x: number; y: number } | undefined {
   const { renderer } = timeline;
   const box = renderer.boxOf(hit);
   if (!box) return undefined;
   const x = box.x + box.w / 2;
-  const y = box.y + box.h / 2;
+  const y = fromBottom === undefined ? box.y + box.h / 2 : box.y + box.h - fromBottom;
   if (x < 0 || x > renderer.width || y < 0 || y > renderer.height) return undefined;
   const rect = timeline.canvas.getBoundingClientRect();
   return { x: rect.left + x, y: rect.top + y };

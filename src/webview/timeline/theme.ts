@@ -23,6 +23,13 @@ export interface Palette {
   readonly kill: string;
   readonly tunnel: string;
   readonly eventMarker: string;
+  /** Cluster sessions: the kubelet's own Ready band, the cluster's events, disagreements, predicted kills, the cluster pod probed. */
+  readonly kubeletReady: string;
+  readonly kubeletNotReady: string;
+  readonly clusterEvent: string;
+  readonly disagreement: string;
+  readonly prediction: string;
+  readonly target: string;
   readonly foreground: string;
   readonly muted: string;
   readonly background: string;
@@ -37,6 +44,7 @@ export interface Palette {
   readonly hatchBackOff: CanvasPattern | string;
   readonly hatchTunnel: CanvasPattern | string;
   readonly hatchDropped: CanvasPattern | string;
+  readonly hatchDisagreement: CanvasPattern | string;
 }
 
 /**
@@ -90,6 +98,10 @@ export function readPalette(body: HTMLElement): Palette {
     const tunnel = colour('--pl-tunnel', '#b180d7');
     const muted = colour('--pl-muted', '#8b8b8b');
     const fontSize = Number.parseFloat(get('--pl-font-size', '13')) || 13;
+    const ready = colour('--pl-ready', outcomes[0] as string);
+    const notReady = colour('--pl-not-ready', muted);
+    const kill = colour('--pl-kill', outcomes[2] as string);
+    const disagreement = colour('--pl-disagreement', outcomes[1] as string);
     return {
       theme,
       highContrast,
@@ -97,15 +109,23 @@ export function readPalette(body: HTMLElement): Palette {
       resultSuccess: colour('--pl-result-success', outcomes[0] as string),
       resultFailure: colour('--pl-result-failure', outcomes[2] as string),
       resultUnknown: colour('--pl-result-unknown', muted),
-      ready: colour('--pl-ready', outcomes[0] as string),
-      notReady: colour('--pl-not-ready', muted),
+      ready,
+      notReady,
       running: colour('--pl-running', '#3794ff'),
       waiting: colour('--pl-waiting', '#cca700'),
       backOff,
       terminated: colour('--pl-terminated', outcomes[2] as string),
-      kill: colour('--pl-kill', outcomes[2] as string),
+      kill,
       tunnel,
       eventMarker: colour('--pl-event', muted),
+      // Unset in the stylesheet, each takes the theme colour it extends: the kubelet's Ready reads
+      // like ours (told apart by its shape and name), a disagreement like a warning.
+      kubeletReady: colour('--pl-kubelet-ready', ready),
+      kubeletNotReady: colour('--pl-kubelet-not-ready', notReady),
+      clusterEvent: colour('--pl-cluster-event', foreground),
+      disagreement,
+      prediction: colour('--pl-prediction', kill),
+      target: colour('--pl-target', foreground),
       foreground,
       muted,
       background: colour('--pl-background', theme === 'dark' || theme === 'high-contrast' ? '#1e1e1e' : '#ffffff'),
@@ -119,6 +139,7 @@ export function readPalette(body: HTMLElement): Palette {
       hatchBackOff: hatch(backOff, 6),
       hatchTunnel: hatch(tunnel, 4, true),
       hatchDropped: hatch(muted, 8),
+      hatchDisagreement: hatch(disagreement, 6),
     };
   } finally {
     resolver.dispose();

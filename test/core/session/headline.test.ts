@@ -44,6 +44,9 @@ const RUNNING: ContainerSnapshot = {
   lastRestartCause: undefined,
   backOffUntil: undefined,
   startedAt: 0,
+  kubelet: undefined,
+  disagreement: undefined,
+  prediction: undefined,
   probes: new Map(),
 };
 
@@ -79,7 +82,7 @@ test('container conditions, worst first: each with its rank, severity and words'
 });
 
 function pod(name: string, ready: boolean, containers: ContainerSnapshot[]): PodSnapshot {
-  return { name, ready, containers: new Map(containers.map((c) => [c.name, c])) };
+  return { name, ready, containers: new Map(containers.map((c) => [c.name, c])), kubeletReady: undefined, clusterPod: undefined, clusterEvents: [] };
 }
 
 function session(pods: PodSnapshot[], kills: KillMode = 'carried-out'): SessionSnapshot {

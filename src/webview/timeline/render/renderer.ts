@@ -6,15 +6,22 @@
  */
 import type { ContainerLane, PodLane, ProbeLane, Span } from '../../../core/timeline/viewModel';
 import type { Hit } from '../hitTest';
-import { CONTAINER_ROW, POD_ROW, PROBE_ROW, type Row, visibleRows } from '../layout';
+import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, POD_ROW, PROBE_ROW, type Row, showsCluster, visibleRows } from '../layout';
 import { AttemptMarks } from './attemptMarks';
 import { containerStateName, fillContainerReady, fillContainerStates, fillPodReady, fillResults, nameSpans, podReadyName } from './bands';
+import { drawClusterEvents, drawDisagreements, drawPredictions, drawTargets, fillKubelet, kubeletName } from './cluster';
 import { drawGrid, drawRowBackground } from './grid';
 import { LabelSpace } from './labelSpace';
 import { markBox } from './markGeometry';
 import { drawMarkers, KillGuides } from './markers';
 import { drawDropped, drawRestarts, drawTimeLines, drawTunnelsDown } from './overlays';
 import { type Frame, Paint } from './paint';
+
+/** The height of a row's part of our own items: all of it, or above the cluster's band where it has one (its items are boxed on their own). */
+function oursHeight(row: Row): number {
+  if (!showsCluster(row.lane)) return row.height - 2;
+  return (row.lane.kind === 'pod' ? CLUSTER_POD_ROW.eventTop : CLUSTER_CONTAINER_ROW.eventTop) - 2;
+}
 
 /** A rectangle on the canvas, in CSS px. */
 export interface Box {
@@ -32,6 +39,8 @@ export class Renderer {
   private readonly guides = new KillGuides();
   /** What is written in the row being drawn, so band names go around it. */
   private readonly labels = new LabelSpace();
+  /** The same for the cluster's band under ours (a line of its own). */
+  private readonly clusterLabels = new LabelSpace();
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d', { alpha: false });
@@ -100,15 +109,22 @@ export class Renderer {
     if (frame.focus) this.outline(frame.focus, 2, true);
   }
 
-  /** The Ready band, tunnels down over it, its name where they leave room, the pod's events. */
+  /** The Ready band, tunnels down over it, the cluster pod probed, its name where they leave room, the pod's events; the cluster's band under it. */
   private drawPod(lane: PodLane, top: number): void {
     const p = this.paint;
     const labels = this.labels;
     labels.clear();
     fillPodReady(p, lane, top);
     drawTunnelsDown(p, lane, top, labels);
+    drawTargets(p, lane, top, labels);
     nameSpans(p, lane.ready, podReadyName, top + POD_ROW.bandTop + POD_ROW.bandHeight / 2, labels);
     drawMarkers(p, lane.markers, top + 1, 'pod', undefined, this.guides);
+    if (!showsCluster(lane)) return;
+    const row = CLUSTER_POD_ROW;
+    this.clusterLabels.clear();
+    fillKubelet(p, lane.kubelet, top + row.kubeletTop, row.kubeletHeight);
+    nameSpans(p, lane.kubelet, kubeletName, top + row.kubeletTop + row.kubeletHeight / 2, this.clusterLabels);
+    drawClusterEvents(p, lane.clusterEvents, top + row.eventTop);
   }
 
   /** The state band, restarts over it (labelled first: the state names go where they leave room), the ready strip, kills and back-offs. */
@@ -120,7 +136,21 @@ export class Renderer {
     drawRestarts(p, lane, top, labels);
     nameSpans(p, lane.states, containerStateName, top + CONTAINER_ROW.bandTop + CONTAINER_ROW.bandHeight / 2, labels);
     fillContainerReady(p, lane, top);
+    if (showsCluster(lane)) this.drawContainerCluster(lane, top);
+    drawPredictions(p, lane, top + 1);
     drawMarkers(p, lane.markers, top + 1, 'container', lane, this.guides);
+  }
+
+  /** Under our ready strip: the kubelet's Ready, disagreements across both (named first), the cluster's events. */
+  private drawContainerCluster(lane: ContainerLane, top: number): void {
+    const p = this.paint;
+    const row = CLUSTER_CONTAINER_ROW;
+    const labels = this.clusterLabels;
+    labels.clear();
+    fillKubelet(p, lane.kubelet, top + row.kubeletTop, row.kubeletHeight);
+    drawDisagreements(p, lane, top, labels);
+    nameSpans(p, lane.kubelet, kubeletName, top + row.kubeletTop + row.kubeletHeight / 2, labels);
+    drawClusterEvents(p, lane.clusterEvents, top + row.eventTop);
   }
 
   /** The cached result under the marks, the kubelet's events above them, the marks (collected, drawn at the end). */
@@ -142,10 +172,17 @@ export class Renderer {
       case 'mark':
         return markBox(hit.lane, hit.index, v.toX(hit.lane.attempts.t[hit.index] as number), top, v.pxPerSecond);
       case 'marker':
-      case 'restart': {
-        const t = hit.kind === 'marker' ? hit.marker.t : hit.restart.t;
-        return { x: Math.round(v.toX(t)) - 4, y: top + 1, w: 8, h: hit.row.height - 2 };
+      case 'restart':
+      case 'prediction':
+      case 'target': {
+        const t = hit.kind === 'marker' ? hit.marker.t : hit.kind === 'restart' ? hit.restart.t : hit.kind === 'prediction' ? hit.prediction.t : hit.target.t;
+        // A prediction is on the markers' line only (the state band under it is another item).
+        return { x: Math.round(v.toX(t)) - 4, y: top + 1, w: 8, h: hit.kind === 'prediction' ? CONTAINER_ROW.bandTop + 1 : oursHeight(hit.row) };
       }
+      case 'clusterEvent':
+      case 'kubelet':
+      case 'disagreement':
+        return this.clusterBox(hit, top);
       case 'lane':
       case 'dropped':
         return { x: 0, y: top, w: p.width, h: hit.row.height };
@@ -153,9 +190,24 @@ export class Renderer {
         const span = hit.span as Span<unknown>;
         const x0 = Math.max(0, v.toX(span.start));
         const x1 = Math.min(p.width, v.toX(span.end ?? frame.now));
-        return { x: x0, y: top + 1, w: Math.max(1, x1 - x0), h: hit.row.height - 2 };
+        return { x: x0, y: top + 1, w: Math.max(1, x1 - x0), h: oursHeight(hit.row) };
       }
     }
+  }
+
+  /** Where an item of the cluster's band is drawn: its events' line, the kubelet's band (a disagreement also covers our ready strip). */
+  private clusterBox(hit: Extract<Hit, { kind: 'clusterEvent' | 'kubelet' | 'disagreement' }>, top: number): Box {
+    const p = this.paint;
+    const frame = p.frame;
+    const v = frame.viewport;
+    const row = hit.lane.kind === 'pod' ? CLUSTER_POD_ROW : CLUSTER_CONTAINER_ROW;
+    const bottom = top + row.kubeletTop + row.kubeletHeight + 1;
+    // An event is on its line, over the kubelet's band (which is pointed at as the band).
+    if (hit.kind === 'clusterEvent') return { x: Math.round(v.toX(hit.event.t)) - 4, y: top + row.eventTop - 1, w: 8, h: row.eventHeight + 1 };
+    const y = hit.kind === 'disagreement' ? top + CONTAINER_ROW.readyTop - 2 : top + row.kubeletTop;
+    const x0 = Math.max(0, v.toX(hit.span.start));
+    const x1 = Math.min(p.width, v.toX(hit.span.end ?? frame.now));
+    return { x: x0, y, w: Math.max(1, x1 - x0), h: bottom - y };
   }
 
   /** A rectangle around what the pointer is on (thin) or the keyboard is on (thick, focus colour). */

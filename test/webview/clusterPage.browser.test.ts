@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { accessSync, constants, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { htmlOutput, readPageAssets } from '../../src/cli/format/html';
+import type { TimelineHookState, TimelineTestHooks } from '../../src/webview/timeline/testHooks';
+import { clusterSession } from '../core/timeline/clusterSession';
+import { scratchDir } from '../helpers/scratch';
+
+// A cluster session on the CLI's page (`run --target cluster --format html` writes it from the
+// same lines) in headless Chromium: the kubelet's band, the cluster's events, the disagreement and
+// the pod probed are drawn without a page error, the legend says what they are, the tooltip
+// says whose verdict it is, and no text the canvas writes runs into another at any zoom.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const DIST = resolve('dist');
+
+function missing(): string | false {
+  for (const [path, what] of [
+    [CHROMIUM, `Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`],
+    [join(DIST, 'webview', 'timeline.js'), `${DIST}/webview/timeline.js (run \`node esbuild.config.mjs\`)`],
+  ] as const) {
+    try {
+      accessSync(path, constants.R_OK);
+    } catch {
+      return `no ${what}: the page was not opened`;
+    }
+  }
+  return false;
+}
+
+/** The page's globals as this test (type-checked without the DOM library) reaches them. */
+interface PageGlobals {
+  __probeLensTimeline: TimelineTestHooks & { zoomTo(start: number, end: number): void };
+  __texts: { text: string; x: number; y: number; w: number }[];
+  document: any;
+  CanvasRenderingContext2D: any;
+}
+
+function clusterPage(): string {
+  const assets = readPageAssets(DIST);
+  if (!assets.ok) throw new Error(assets.message);
+  let page = '';
+  const output = htmlOutput({ write: (text) => (page += text) }, { mode: 'run', target: 'cluster', file: 'web.yaml' }, { assets: assets.assets, clock: { kind: 'virtual' }, now: () => 230, title: 'web.yaml · cluster' });
+  for (const event of clusterSession()) output.emit(event);
+  output.finish();
+  const file = join(scratchDir('probe-lens-cluster-page-'), 'timeline.html');
+  writeFileSync(file, page);
+  return file;
+}
+
+test('a cluster session\'s page: the kubelet\'s band and the cluster\'s items drawn and explained, the legend\'s Cluster group, texts never overlapped', { skip: missing(), timeout: 60_000 }, async () => {
+  const file = clusterPage();
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const tab = await browser.newPage({ viewport: { width: 1100, height: 500 } });
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await tab.addInitScript(() => {
+      const w = globalThis as unknown as PageGlobals;
+      w.__texts = [];
+      const fillText = w.CanvasRenderingContext2D.prototype.fillText;
+      w.CanvasRenderingContext2D.prototype.fillText = function (this: { measureText(text: string): { width: number } }, text: string, x: number, y: number) {
+        w.__texts.push({ text, x, y, w: this.measureText(text).width });
+        return fillText.call(this, text, x, y);
+      };
+    });
+    await tab.goto(pathToFileURL(file).href);
+    await tab.waitForFunction(() => ((globalThis as unknown as PageGlobals).__probeLensTimeline?.state().painted ?? 0) > 0, undefined, { timeout: 10_000 });
+    const state = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.state() as TimelineHookState);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(Object.keys(state.cluster).sort(), ['container:web/web', 'pod:web']);
+    assert.equal(state.cluster['container:web/web']?.disagreements[0]?.cause, 'loopback-only');
+
+    // What the canvas writes names whose verdict it is.
+    const written = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__texts.map((t) => t.text));
+    for (const text of ['kubelet: Ready', 'kubelet: not ready', '→ web-a (10.244.1.6)']) assert.ok(written.includes(text), `${text} in ${JSON.stringify([...new Set(written)])}`);
+    assert.ok(written.some((t) => /loopback-only/.test(t)), 'the disagreement named by its cause');
+
+    // The legend's Cluster group is there, its swatches painted.
+    const legend = await tab.evaluate(() => {
+      const group = (globalThis as unknown as PageGlobals).document.getElementById('timeline-legend-cluster');
+      return group ? { text: group.textContent as string, swatches: group.querySelectorAll('canvas.tl-swatch').length as number } : undefined;
+    });
+    assert.ok(legend && /kubelet: Ready/.test(legend.text) && legend.swatches >= 6, JSON.stringify(legend));
+
+    // Hovered, the kubelet's band says it is the kubelet's.
+    const at = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.itemAt('container:web/web', 'kubelet', 20));
+    assert.ok(at);
+    await tab.mouse.move(at.x, at.y);
+    await tab.waitForFunction(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.tooltip() !== '', undefined, { timeout: 5_000 });
+    assert.match(await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.tooltip()), /^Ready by the cluster's kubelet · web\/web/);
+    await tab.mouse.move(0, 0);
+
+    // At many zooms: no text written over another.
+    const problems = await tab.evaluate(() => {
+      const w = globalThis as unknown as PageGlobals;
+      const found: string[] = [];
+      for (let span = 5; span < 600; span *= 1.37) {
+        for (let start = -span / 2; start < 240; start += span / 3) {
+          w.__texts = [];
+          w.__probeLensTimeline.zoomTo(start, start + span);
+          const texts = w.__texts;
+          for (let i = 0; i < texts.length; i++) {
+            for (let j = i + 1; j < texts.length; j++) {
+              const a = texts[i] as (typeof texts)[number];
+              const b = texts[j] as (typeof texts)[number];
+              if (Math.abs(a.y - b.y) < 6 && a.x < b.x + b.w && b.x < a.x + a.w) found.push(`${JSON.stringify(a.text)} over ${JSON.stringify(b.text)} at [${start}, ${start + span}]`);
+            }
+          }
+        }
+      }
+      return found;
+    });
+    assert.deepEqual(problems.slice(0, 5), []);
+  } finally {
+    await browser.close();
+  }
+});
