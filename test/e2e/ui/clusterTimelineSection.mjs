@@ -43,8 +43,8 @@ export async function clusterTimelineSection({ page, workbench, folder, section,
     mkdirSync(join(folder, 'recordings'), { recursive: true });
     writeFileSync(join(folder, RECORDING), clusterRecordingText());
     await workbench.runCommand('View: Close All Editors');
-    // Room for the timeline (the command closes the side bar, or leaves it closed).
-    await workbench.runCommand('View: Close Primary Side Bar');
+    // Room for the timeline: the side bar closed (the palette offers the command only while it is open).
+    if (await page.locator('.part.sidebar').isVisible()) await workbench.runCommand('View: Close Primary Side Bar');
     await workbench.runCommand('Probe Lens: Open Timeline from File…');
     const input = workbench.quickInput.locator('input.input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
