@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { requireKubectl, startApiServer } from '../fixtures/apiserver';
 import { spawnCli } from '../helpers/cli';
-import { kubectlProcesses } from '../helpers/kubectlProcesses';
 import { startHttpServer } from '../helpers/httpServers';
-import { scratchDir } from '../helpers/scratch';
+import { assertCleanRun, of, withCluster } from '../helpers/liveCluster';
 
 // Through the real kubectl (a `kubectl proxy` per run) against the test API server; the probes
 // land on real servers on 127.0.0.1 that play the pod's ports.
@@ -27,59 +23,49 @@ spec:
           livenessProbe: {tcpSocket: {port: 9090}, periodSeconds: 1, failureThreshold: 2}
 `;
 
-type Line = Record<string, unknown> & { type: string };
-
 for (const version of ['1.32', '1.29']) {
   test(`run --target cluster (kubectl ${version}): one refused port blinds no other probe; Host and User-Agent as the kubelet's; a restart predicted, then confirmed`, async () => {
-    requireKubectl();
     const seen: { host?: string; agent?: string }[] = [];
     const app = await startHttpServer((req, res) => {
       seen.push({ host: req.headers.host, agent: req.headers['user-agent'] });
       res.statusCode = req.url === '/ready' ? 200 : 404;
       res.end();
     });
-    const server = await startApiServer({ version });
-    try {
-      const dir = scratchDir('probe-lens-cli-cluster-');
-      const file = join(dir, 'web.yaml');
-      writeFileSync(file, DEPLOYMENT);
-      server.addPod({ name: 'web-5d4f8b7c9-x2k4q', namespace: 'shop', labels: { app: 'web' }, podIP: '10.244.1.5', containers: [{ name: 'web', ports: { 8080: app.port } }] });
-      const kubeconfig = server.writeKubeconfig(dir);
-      const restart = setTimeout(() => server.restartContainer({ namespace: 'shop', name: 'web-5d4f8b7c9-x2k4q' }, 'web'), 4_500);
-      const run = await spawnCli(['run', file, '--target', 'cluster', '--for', '8s', '--format', 'jsonl'], { env: { ...process.env, KUBECONFIG: kubeconfig, NO_COLOR: '1' } });
-      clearTimeout(restart);
-      assert.equal(run.code, 0, run.stderr);
-      const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
-      const attempts = lines.filter((l) => l.type === 'attempt');
-      const readiness = attempts.filter((l) => l['probe'] === 'readiness');
-      assert.ok(readiness.length >= 5 && readiness.every((a) => a['outcome'] === 'success'), `readiness: ${JSON.stringify(readiness.map((a) => a['outcome'] === 'success' ? 'ok' : a['error'] ?? a['output']))}`);
-      const liveness = attempts.filter((l) => l['probe'] === 'liveness');
-      assert.ok(liveness.length > 0);
-      for (const attempt of liveness) assert.equal(attempt['output'], 'dial tcp 10.244.1.5:9090: connect: connection refused');
-      assert.ok(Number(readiness[0]?.['durationMs']) < 200, `an HTTP attempt waits for nothing after its answer: ${readiness[0]?.['durationMs']} ms`);
-      assert.ok(seen.every((s) => s.host === '10.244.1.5:8080' && s.agent === `kube-probe/${version}`), JSON.stringify(seen[0]));
-      const predictions = lines.filter((l) => l.type === 'prediction');
-      assert.equal(predictions[0]?.['message'], 'liveness would restart web now');
-      assert.ok(predictions.some((p) => p['state'] === 'confirmed'), JSON.stringify(predictions));
-      assert.ok(lines.some((l) => l.type === 'container' && l['restartCount'] === 1), 'the restart seen through the watch');
-      assert.ok(lines.some((l) => l.type === 'target' && l['clusterPod'] === 'web-5d4f8b7c9-x2k4q'));
-      assert.match(run.stderr, new RegExp(`Kubernetes v${version.replace('.', '\\.')}\\.\\d+; User-Agent kube-probe/${version.replace('.', '\\.')}`));
-      assert.deepEqual(kubectlProcesses(kubeconfig), [], 'no kubectl left after the run');
-    } finally {
-      await server.dispose();
-      await app.close();
-    }
+    await withCluster(
+      version,
+      async (cluster) => {
+        const file = cluster.manifest(DEPLOYMENT, 'web.yaml');
+        cluster.server.addPod({ name: 'web-5d4f8b7c9-x2k4q', namespace: 'shop', labels: { app: 'web' }, podIP: '10.244.1.5', containers: [{ name: 'web', ports: { 8080: app.port } }] });
+        const restart = setTimeout(() => cluster.server.restartContainer({ namespace: 'shop', name: 'web-5d4f8b7c9-x2k4q' }, 'web'), 4_500);
+        const run = await cluster.run([file, '--for', '8s']);
+        clearTimeout(restart);
+        // Exit 0, and the kubectl proxy seen while it ran, gone once it exited.
+        assertCleanRun(run);
+        const { lines } = run;
+        const attempts = of(lines, 'attempt');
+        const readiness = attempts.filter((l) => l['probe'] === 'readiness');
+        assert.ok(readiness.length >= 5 && readiness.every((a) => a['outcome'] === 'success'), `readiness: ${JSON.stringify(readiness.map((a) => a['outcome'] === 'success' ? 'ok' : a['error'] ?? a['output']))}`);
+        const liveness = attempts.filter((l) => l['probe'] === 'liveness');
+        assert.ok(liveness.length > 0);
+        for (const attempt of liveness) assert.equal(attempt['output'], 'dial tcp 10.244.1.5:9090: connect: connection refused');
+        assert.ok(Number(readiness[0]?.['durationMs']) < 200, `an HTTP attempt waits for nothing after its answer: ${readiness[0]?.['durationMs']} ms`);
+        assert.ok(seen.every((s) => s.host === '10.244.1.5:8080' && s.agent === `kube-probe/${version}`), JSON.stringify(seen[0]));
+        const predictions = lines.filter((l) => l.type === 'prediction');
+        assert.equal(predictions[0]?.['message'], 'liveness would restart web now');
+        assert.ok(predictions.some((p) => p['state'] === 'confirmed'), JSON.stringify(predictions));
+        assert.ok(lines.some((l) => l.type === 'container' && l['restartCount'] === 1), 'the restart seen through the watch');
+        assert.ok(lines.some((l) => l.type === 'target' && l['clusterPod'] === 'web-5d4f8b7c9-x2k4q'));
+        assert.match(run.stderr, new RegExp(`Kubernetes v${version.replace('.', '\\.')}\\.\\d+; User-Agent kube-probe/${version.replace('.', '\\.')}`));
+      },
+      [app],
+    );
   });
 }
 
 test('run --target cluster: a context not in the kubeconfig, and a token the server refuses, each end in one sentence, exit 2', async () => {
-  requireKubectl();
-  const server = await startApiServer();
-  try {
-    const dir = scratchDir('probe-lens-cli-cluster-');
-    const file = join(dir, 'web.yaml');
-    writeFileSync(file, DEPLOYMENT);
-    const env = { ...process.env, KUBECONFIG: server.writeKubeconfig(dir, { contexts: [{ name: 'test', namespace: 'shop' }, { name: 'expired', token: 'expired-token' }] }), NO_COLOR: '1' };
+  await withCluster('1.32', async (cluster) => {
+    const file = cluster.manifest(DEPLOYMENT, 'web.yaml');
+    const env = { ...process.env, KUBECONFIG: cluster.server.writeKubeconfig(cluster.dir, { contexts: [{ name: 'test', namespace: 'shop' }, { name: 'expired', token: 'expired-token' }] }), NO_COLOR: '1' };
     const missing = await spawnCli(['run', file, '--target', 'cluster', '--context', 'nope', '--for', '1s'], { env });
     assert.equal(missing.code, 2);
     assert.equal(missing.stderr, 'probe-lens: context "nope" is not in your kubeconfig (it has "expired", "test"): pick one of those.\n');
@@ -87,22 +73,13 @@ test('run --target cluster: a context not in the kubeconfig, and a token the ser
     assert.equal(expired.code, 2);
     assert.match(expired.stderr, /probe-lens: .*(credentials|log in|Unauthorized)/i);
     assert.equal(expired.stdout, '');
-  } finally {
-    await server.dispose();
-  }
+  });
 });
 
 test('run --target cluster: no pod of the Deployment in the namespace says where it looked, exit 2', async () => {
-  requireKubectl();
-  const server = await startApiServer();
-  try {
-    const dir = scratchDir('probe-lens-cli-cluster-');
-    const file = join(dir, 'web.yaml');
-    writeFileSync(file, DEPLOYMENT);
-    const run = await spawnCli(['run', file, '--target', 'cluster', '--for', '1s'], { env: { ...process.env, KUBECONFIG: server.writeKubeconfig(dir), NO_COLOR: '1' } });
+  await withCluster('1.32', async (cluster) => {
+    const run = await spawnCli(['run', cluster.manifest(DEPLOYMENT, 'web.yaml'), '--target', 'cluster', '--for', '1s'], { env: cluster.env });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /no pod of Deployment "web" with labels app=web in namespace "shop"/);
-  } finally {
-    await server.dispose();
-  }
+  });
 });

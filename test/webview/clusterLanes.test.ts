@@ -121,6 +121,8 @@ test('keyboard path: a container\'s and a pod\'s cluster items are stepped throu
   const next = stepItem(container, 'ArrowRight', disagreement, viewport, new Set());
   assert.ok(next && !sameHit(next, disagreement) && itemTime(next) >= 60);
   assert.ok(sameHit(laneItems(container).find((item) => item.kind === 'clusterEvent'), items.find((item) => item.kind === 'clusterEvent')));
+  const [first, second] = items.filter((item) => item.kind === 'clusterEvent');
+  assert.ok(first && second && !sameHit(first, second), 'two of the cluster\'s events are two items');
 });
 
 test('a live session: the first kubelet line for a lane already drawn lays the rows out again (it grows the cluster\'s band)', () => {
@@ -129,9 +131,11 @@ test('a live session: the first kubelet line for a lane already drawn lays the r
   // Our lines first (a local-looking start), then the cluster's.
   feed.reset(events.filter((e) => e.type === 'worker' || e.type === 'container' || e.type === 'status'), [], 10);
   const before = feed.structure;
+  assert.equal(feed.hasCluster, false);
   assert.equal(layoutRows(feed.model.lanes(), NO_FILTERS, new Set()).byId.get('container:web/web')?.height, ROW_HEIGHT.container);
   feed.append([{ type: 'kubelet', t: 11, pod: 'web', container: 'web', started: true, ready: true, restartCount: 0 }], [], 11);
   assert.ok(feed.structure > before, 'laid out again');
+  assert.equal(feed.hasCluster, true);
   assert.equal(layoutRows(feed.model.lanes(), NO_FILTERS, new Set()).byId.get('container:web/web')?.height, CLUSTER_CONTAINER_ROW.height);
   const again = feed.structure;
   feed.append([{ type: 'kubelet', t: 12, pod: 'web', container: 'web', started: true, ready: false, restartCount: 0 }], [], 12);

@@ -1,43 +1,21 @@
 import assert from 'node:assert/strict';
-import { accessSync, constants, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { htmlOutput, readPageAssets } from '../../src/cli/format/html';
-import type { TimelineHookState, TimelineTestHooks } from '../../src/webview/timeline/testHooks';
+import type { TimelineHookState } from '../../src/webview/timeline/testHooks';
 import { clusterSession } from '../core/timeline/clusterSession';
 import { scratchDir } from '../helpers/scratch';
+import { launchChromium, type PageGlobals, recordCanvasTexts, whyNotOpened } from './browserPage';
 
 // A cluster session on the CLI's page (`run --target cluster --format html` writes it from the
 // same lines) in headless Chromium: the kubelet's band, the cluster's events, the disagreement and
 // the pod probed are drawn without a page error, the legend says what they are, the tooltip
 // says whose verdict it is, and no text the canvas writes runs into another at any zoom.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const DIST = resolve('dist');
-
-function missing(): string | false {
-  for (const [path, what] of [
-    [CHROMIUM, `Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`],
-    [join(DIST, 'webview', 'timeline.js'), `${DIST}/webview/timeline.js (run \`node esbuild.config.mjs\`)`],
-  ] as const) {
-    try {
-      accessSync(path, constants.R_OK);
-    } catch {
-      return `no ${what}: the page was not opened`;
-    }
-  }
-  return false;
-}
-
-/** The page's globals as this test (type-checked without the DOM library) reaches them. */
-interface PageGlobals {
-  __probeLensTimeline: TimelineTestHooks & { zoomTo(start: number, end: number): void };
-  __texts: { text: string; x: number; y: number; w: number }[];
-  document: any;
-  CanvasRenderingContext2D: any;
-}
+const skip = whyNotOpened([[join(DIST, 'webview', 'timeline.js'), `${DIST}/webview/timeline.js (run \`node esbuild.config.mjs\`)`]]);
 
 function clusterPage(): string {
   const assets = readPageAssets(DIST);
@@ -51,23 +29,14 @@ function clusterPage(): string {
   return file;
 }
 
-test('a cluster session\'s page: the kubelet\'s band and the cluster\'s items drawn and explained, the legend\'s Cluster group, texts never overlapped', { skip: missing(), timeout: 60_000 }, async () => {
+test('a cluster session\'s page: the kubelet\'s band and the cluster\'s items drawn and explained, the legend\'s Cluster group, texts never overlapped', { skip, timeout: 60_000 }, async () => {
   const file = clusterPage();
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage({ viewport: { width: 1100, height: 500 } });
     const errors: string[] = [];
     tab.on('pageerror', (error) => errors.push(error.message));
-    await tab.addInitScript(() => {
-      const w = globalThis as unknown as PageGlobals;
-      w.__texts = [];
-      const fillText = w.CanvasRenderingContext2D.prototype.fillText;
-      w.CanvasRenderingContext2D.prototype.fillText = function (this: { measureText(text: string): { width: number } }, text: string, x: number, y: number) {
-        w.__texts.push({ text, x, y, w: this.measureText(text).width });
-        return fillText.call(this, text, x, y);
-      };
-    });
+    await recordCanvasTexts(tab);
     await tab.goto(pathToFileURL(file).href);
     await tab.waitForFunction(() => ((globalThis as unknown as PageGlobals).__probeLensTimeline?.state().painted ?? 0) > 0, undefined, { timeout: 10_000 });
     const state = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.state() as TimelineHookState);
@@ -103,14 +72,7 @@ test('a cluster session\'s page: the kubelet\'s band and the cluster\'s items dr
         for (let start = -span / 2; start < 240; start += span / 3) {
           w.__texts = [];
           w.__probeLensTimeline.zoomTo(start, start + span);
-          const texts = w.__texts;
-          for (let i = 0; i < texts.length; i++) {
-            for (let j = i + 1; j < texts.length; j++) {
-              const a = texts[i] as (typeof texts)[number];
-              const b = texts[j] as (typeof texts)[number];
-              if (Math.abs(a.y - b.y) < 6 && a.x < b.x + b.w && b.x < a.x + a.w) found.push(`${JSON.stringify(a.text)} over ${JSON.stringify(b.text)} at [${start}, ${start + span}]`);
-            }
-          }
+          for (const overlap of w.__overlapping(w.__texts)) found.push(`${overlap} at [${start}, ${start + span}]`);
         }
       }
       return found;

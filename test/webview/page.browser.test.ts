@@ -1,32 +1,18 @@
 import assert from 'node:assert/strict';
-import { accessSync, constants, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { TimelineHookState, TimelineTestHooks } from '../../src/webview/timeline/testHooks';
+import type { TimelineHookState } from '../../src/webview/timeline/testHooks';
 import { CLI, runCli } from '../helpers/cli';
 import { scratchDir } from '../helpers/scratch';
+import { launchChromium, type PageGlobals, recordCanvasTexts, whyNotOpened } from './browserPage';
 
 // The CLI's page (no VS Code: no codicons, colours from media/timeline-page.css) in headless
 // Chromium, in the light scheme and under forced colours (Windows high contrast): the theme it
 // reports, the colours it draws with, and text that is never cut or overlapped.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-function missing(): string | false {
-  for (const [path, what] of [
-    [CHROMIUM, `Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`],
-    [CLI, `${CLI} (run \`node esbuild.config.mjs\`)`],
-  ] as const) {
-    try {
-      accessSync(path, constants.R_OK);
-    } catch {
-      return `no ${what}: the page was not opened`;
-    }
-  }
-  return false;
-}
+const skip = whyNotOpened([[CLI, `${CLI} (run \`node esbuild.config.mjs\`)`]]);
 
 const POD = `apiVersion: v1
 kind: Pod
@@ -44,20 +30,7 @@ spec:
 /** Ready at 20 s, hung from 120 s: killed, restarted under back-off, again and again. */
 const SCENARIO = 'containers: {api: {readyAfter: 20, failAfter: 120}}\n';
 
-/**
- * What the page's globals look like here: this test is type-checked without the DOM library, so
- * the page's DOM is untyped. (Code run in the page is serialized: it reaches them through
- * `globalThis`, not through anything of this module.)
- */
-interface PageGlobals {
-  __probeLensTimeline: TimelineTestHooks & { zoomTo(start: number, end: number): void };
-  __texts: { text: string; x: number; y: number; w: number }[];
-  document: any;
-  getComputedStyle(element: unknown): any;
-  CanvasRenderingContext2D: any;
-}
-
-test('the page in light and forced colours: the theme it reports, swatches and canvas colours that stay apart, text never cut nor overlapped, no icon glyphs', { skip: missing(), timeout: 60_000 }, async () => {
+test('the page in light and forced colours: the theme it reports, swatches and canvas colours that stay apart, text never cut nor overlapped, no icon glyphs', { skip, timeout: 60_000 }, async () => {
   const dir = scratchDir('probe-lens-page-');
   writeFileSync(join(dir, 'shop.yaml'), POD);
   writeFileSync(join(dir, 'crash.yaml'), SCENARIO);
@@ -66,8 +39,7 @@ test('the page in light and forced colours: the theme it reports, swatches and c
   const file = join(dir, 'timeline.html');
   writeFileSync(file, html.stdout);
 
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     for (const [scheme, forced, theme] of [
       ['light', false, 'light'],
@@ -79,15 +51,7 @@ test('the page in light and forced colours: the theme it reports, swatches and c
       tab.on('pageerror', (error) => errors.push(error.message));
       await tab.emulateMedia({ colorScheme: scheme, forcedColors: forced ? 'active' : 'none' });
       // Every text the canvas writes, with its measured width.
-      await tab.addInitScript(() => {
-        const w = (globalThis as unknown as PageGlobals);
-        w.__texts = [];
-        const fillText = w.CanvasRenderingContext2D.prototype.fillText;
-        w.CanvasRenderingContext2D.prototype.fillText = function (this: { measureText(text: string): { width: number } }, text: string, x: number, y: number) {
-          w.__texts.push({ text, x, y, w: this.measureText(text).width });
-          return fillText.call(this, text, x, y);
-        };
-      });
+      await recordCanvasTexts(tab);
       await tab.goto(pathToFileURL(resolve(file)).href);
       await tab.waitForFunction(() => ((globalThis as unknown as PageGlobals).__probeLensTimeline?.state().painted ?? 0) > 0, undefined, { timeout: 10_000 });
       const where = `${scheme}${forced ? ', forced colours' : ''}`;
@@ -149,14 +113,7 @@ test('the page in light and forced colours: the theme it reports, swatches and c
               const box = tick.getBoundingClientRect();
               if (box.left < axis.left || box.right > axis.right) found.push(`axis label ${tick.textContent} at ${box.left}–${box.right} outside ${axis.left}–${axis.right}`);
             }
-            const texts = w.__texts;
-            for (let i = 0; i < texts.length; i++) {
-              for (let j = i + 1; j < texts.length; j++) {
-                const a = texts[i] as (typeof texts)[number];
-                const b = texts[j] as (typeof texts)[number];
-                if (Math.abs(a.y - b.y) < 6 && a.x < b.x + b.w && b.x < a.x + a.w) found.push(`${JSON.stringify(a.text)} over ${JSON.stringify(b.text)} at [${start}, ${start + span}]`);
-              }
-            }
+            for (const overlap of w.__overlapping(w.__texts)) found.push(`${overlap} at [${start}, ${start + span}]`);
           }
         }
         return found;
@@ -169,7 +126,7 @@ test('the page in light and forced colours: the theme it reports, swatches and c
   }
 });
 
-test('hundreds of lanes: only the options near the view exist, each says its place in the whole list, and the keyboard reaches every lane', { skip: missing(), timeout: 60_000 }, async () => {
+test('hundreds of lanes: only the options near the view exist, each says its place in the whole list, and the keyboard reaches every lane', { skip, timeout: 60_000 }, async () => {
   const dir = scratchDir('probe-lens-page-');
   const pods = Array.from({ length: 150 }, (_, i) => POD.replace('name: shop', `name: shop-${i}`)).join('---\n');
   writeFileSync(join(dir, 'shop.yaml'), pods);
@@ -178,8 +135,7 @@ test('hundreds of lanes: only the options near the view exist, each says its pla
   const file = join(dir, 'timeline.html');
   writeFileSync(file, html.stdout);
 
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage({ viewport: { width: 1000, height: 600 } });
     await tab.goto(pathToFileURL(resolve(file)).href);

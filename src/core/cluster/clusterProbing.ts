@@ -43,6 +43,13 @@ export interface ClusterProbingOptions {
   readonly onNotice: (notice: ClusterNotice) => void;
 }
 
+/** A manifest pod followed in the cluster; `desired` follows the manifest's edits (the follower lives while its list does). */
+interface Followed {
+  readonly follower: PodFollower;
+  readonly path: string;
+  desired: DesiredPod;
+}
+
 /**
  * Probing a cluster's pods as their kubelet does, while watching them live: each manifest pod
  * with probes is followed (`PodFollower`); the pods it finds are probed through the API server
@@ -53,18 +60,14 @@ export interface ClusterProbingOptions {
 export class ClusterProbing implements Disposable {
   private readonly manager: Manager<ObservedPodRuntime>;
   private readonly target: ClusterTarget;
-  /** Per manifest pod (by its uid): its follower, and the list it watches. */
-  private readonly followers = new Map<string, { readonly follower: PodFollower; readonly path: string }>();
-  /** The manifest pods as last synced, by uid. */
-  private readonly specs = new Map<string, DesiredPod>();
+  /** Per manifest pod (by its uid): its follower, the list it watches, and the manifest pod as last synced. */
+  private readonly followers = new Map<string, Followed>();
   /** Manifest pods that cannot be looked for, already said. */
   private readonly refused = new Set<string>();
   /** Manifest pods whose missing pod was said (once, until one is found). */
   private readonly saidNoPod = new Set<string>();
-  /** Per manifest pod (by its uid): the cluster pods probed for it now. */
+  /** Per manifest pod (by its uid): the cluster pods probed for it now; what each probe goes to is read here. */
   private readonly bound = new Map<string, readonly BoundPod[]>();
-  /** Engine uid → the cluster pod its probes go to. */
-  private readonly podsByUid = new Map<string, ClusterPod>();
   private readonly eventWatches = new Map<string, Disposable>();
   private readonly comparer: VerdictComparer;
   private readonly emit: EventSink;
@@ -77,7 +80,7 @@ export class ClusterProbing implements Disposable {
       options.emit(event);
       this.comparer.see(event);
     };
-    this.target = new ClusterTarget({ api: options.api, podOf: (uid) => this.podsByUid.get(uid), allowExec: options.allowExec, minorVersion: options.minorVersion, clock: options.clock });
+    this.target = new ClusterTarget({ api: options.api, podOf: (uid) => this.podOf(uid), allowExec: options.allowExec, minorVersion: options.minorVersion, clock: options.clock });
     const probed = options.wrapTarget?.(this.target) ?? this.target;
     this.manager = new Manager(
       (identity, spec) =>
@@ -116,11 +119,15 @@ export class ClusterProbing implements Disposable {
       if (wanted.get(uid)?.path === followed.path) continue;
       followed.follower.dispose();
       this.followers.delete(uid);
-      this.letGo(uid);
+      // No longer followed: its cluster pods are no longer probed.
+      this.bound.delete(uid);
     }
     for (const [uid, { desired, namespace, path }] of wanted) {
-      this.specs.set(uid, desired);
-      if (this.followers.has(uid)) continue;
+      const followed = this.followers.get(uid);
+      if (followed) {
+        followed.desired = desired;
+        continue;
+      }
       const follower = new PodFollower({
         api: this.options.api,
         clock: this.options.clock,
@@ -131,7 +138,7 @@ export class ClusterProbing implements Disposable {
         onFailure: (failure) => this.options.onNotice({ kind: 'watch-failed', error: failure.error, detail: failure.detail }),
         onRecovered: () => this.options.onNotice({ kind: 'watch-recovered' }),
       });
-      this.followers.set(uid, { follower, path });
+      this.followers.set(uid, { follower, path, desired });
     }
     this.resync();
   }
@@ -143,7 +150,9 @@ export class ClusterProbing implements Disposable {
 
   /** How many cluster pods are probed now. */
   get probedPods(): number {
-    return this.podsByUid.size;
+    let probed = 0;
+    for (const pods of this.bound.values()) probed += pods.length;
+    return probed;
   }
 
   get following(): number {
@@ -164,17 +173,16 @@ export class ClusterProbing implements Disposable {
   /** One manifest pod's cluster pods changed: rebind, resync the runtimes, feed them the statuses. */
   private follow(desired: DesiredPod, namespace: string, bound: readonly BoundPod[], all: readonly ClusterPod[]): void {
     if (this.disposed) return;
-    const before = this.bound.get(desired.identity.uid) ?? [];
-    this.bound.set(desired.identity.uid, bound);
-    for (const { identity } of before) if (!bound.some((b) => b.identity.uid === identity.uid)) this.podsByUid.delete(identity.uid);
+    const uid = desired.identity.uid;
+    const before = this.bound.get(uid) ?? [];
+    this.bound.set(uid, bound);
     for (const { identity, pod } of bound) {
-      const previous = this.podsByUid.get(identity.uid);
-      this.podsByUid.set(identity.uid, pod);
+      const previous = before.find((b) => b.identity.uid === identity.uid)?.pod;
       if (previous?.uid !== pod.uid) this.rebound(desired, identity.name, pod, previous);
     }
-    if (bound.length > 0) this.saidNoPod.delete(desired.identity.uid);
-    if (bound.length === 0 && (before.length > 0 || !this.saidNoPod.has(desired.identity.uid))) {
-      this.saidNoPod.add(desired.identity.uid);
+    if (bound.length > 0) this.saidNoPod.delete(uid);
+    else if (!this.saidNoPod.has(uid)) {
+      this.saidNoPod.add(uid);
       this.options.onNotice({ kind: 'no-pod', manifestPod: desired.identity.name, why: noPodText(desired.spec, namespace, all) });
     }
     this.resync(bound);
@@ -182,20 +190,20 @@ export class ClusterProbing implements Disposable {
 
   /** The runtimes for the pods bound now, with the manifest's specs; then the statuses of `observed`. */
   private resync(observed: readonly BoundPod[] = []): void {
-    this.manager.sync([...this.bound.entries()].flatMap(([uid, pods]) => pods.map((b) => ({ identity: b.identity, spec: (this.specs.get(uid) as DesiredPod).spec }))));
+    // Only a followed manifest pod has pods bound (its follower reports them), so its spec is there.
+    this.manager.sync([...this.bound.entries()].flatMap(([uid, pods]) => pods.map((b) => ({ identity: b.identity, spec: (this.followers.get(uid) as Followed).desired.spec }))));
     const wallToClock = (wall: number) => this.options.epoch + (wall - this.options.epochWall);
     for (const runtime of this.manager.runtimes) {
-      const pod = this.podsByUid.get(runtime.identity.uid);
-      if (pod && observed.some((b) => b.identity.uid === runtime.identity.uid)) runtime.observe(observedPodOf(pod, wallToClock));
+      const seen = observed.find((b) => b.identity.uid === runtime.identity.uid);
+      if (seen) runtime.observe(observedPodOf(seen.pod, wallToClock));
     }
     this.watchEvents();
   }
 
-  /** A manifest pod no longer followed: its cluster pods are no longer probed. */
-  private letGo(manifestUid: string): void {
-    for (const { identity } of this.bound.get(manifestUid) ?? []) this.podsByUid.delete(identity.uid);
-    this.bound.delete(manifestUid);
-    this.specs.delete(manifestUid);
+  /** The cluster pod an engine uid's probes go to now. */
+  private podOf(engineUid: string): ClusterPod | undefined {
+    for (const pods of this.bound.values()) for (const b of pods) if (b.identity.uid === engineUid) return b.pod;
+    return undefined;
   }
 
   private rebound(desired: DesiredPod, name: string, pod: ClusterPod, previous: ClusterPod | undefined): void {
@@ -207,7 +215,7 @@ export class ClusterProbing implements Disposable {
   /** One watch of the cluster's events per probed pod, kept while it is probed. */
   private watchEvents(): void {
     const wanted = new Map<string, { readonly pod: ClusterPod; readonly name: string }>();
-    for (const [uid, pod] of this.podsByUid) wanted.set(pod.uid, { pod, name: this.nameOf(uid) });
+    for (const pods of this.bound.values()) for (const { identity, pod } of pods) wanted.set(pod.uid, { pod, name: identity.name });
     for (const [uid, watch] of this.eventWatches) {
       if (wanted.has(uid)) continue;
       watch.dispose();
@@ -218,10 +226,5 @@ export class ClusterProbing implements Disposable {
       const { api, clock, epoch, epochWall } = this.options;
       this.eventWatches.set(uid, watchPodEvents({ api, clock, epoch, epochWall, pod, podName: name, emit: this.emit }));
     }
-  }
-
-  private nameOf(engineUid: string): string {
-    for (const pods of this.bound.values()) for (const b of pods) if (b.identity.uid === engineUid) return b.identity.name;
-    return engineUid;
   }
 }

@@ -4,7 +4,7 @@ import { KubeApi } from '../k8s/kubeApi';
 import type { KubectlConfig } from '../k8s/kubectl';
 import { classifyKubectlError, type KubectlError } from '../k8s/kubectlErrors';
 import { KubectlProxy, type ProxyState } from '../k8s/kubectlProxy';
-import { type ClusterVersion, clusterVersion, readContexts } from '../k8s/kubeContexts';
+import { type ClusterVersion, clusterVersion, type ContextsResult, type KubeContexts, readContexts } from '../k8s/kubeContexts';
 
 /** What kubectl says with no kubeconfig or no current context: the classifier knows it. */
 const NO_CONTEXT = 'The connection to the server localhost:8080 was refused - did you specify the right host or port?';
@@ -17,6 +17,8 @@ export interface ConnectOptions {
   readonly namespace?: string;
   readonly allowExec: boolean;
   readonly clock: Clock;
+  /** The kubeconfig's contexts, when the caller read them already (to offer a choice): not read again. */
+  readonly kubeconfig?: KubeContexts;
   readonly onProxyState?: (state: ProxyState) => void;
 }
 
@@ -44,7 +46,7 @@ export type Connected = { readonly ok: true; readonly value: ClusterConnection }
  * version. Every failure is one classified sentence; nothing is left running after one.
  */
 export async function connectToCluster(options: ConnectOptions): Promise<Connected> {
-  const contexts = await readContexts(options.kubectl);
+  const contexts: ContextsResult = options.kubeconfig ? { ok: true, value: options.kubeconfig } : await readContexts(options.kubectl);
   if (!contexts.ok) return fail(contexts.error, contexts.error.detail);
   const context = options.context ?? contexts.value.current;
   // Without a context kubectl would try localhost:8080: say what is missing instead.

@@ -3,7 +3,7 @@ import type { Disposable } from '../engine/disposable';
 import type { DesiredPod } from '../engine/manager';
 import type { PodIdentity } from '../engine/target';
 import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
-import { watchList } from '../k8s/watch';
+import { type WatchEventType, watchList } from '../k8s/watch';
 import type { PodSpecModel } from '../manifest';
 import { type ClusterPod, choosePod, isProbeable, readClusterPod } from './clusterPod';
 
@@ -36,7 +36,6 @@ export interface PodFollowerOptions {
 export class PodFollower implements Disposable {
   private readonly pods = new Map<string, ClusterPod>();
   private current: string | undefined;
-  private synced = false;
   private readonly firstSync: Promise<void>;
   private releaseFirstSync: () => void = () => undefined;
   private readonly watch: Disposable;
@@ -64,10 +63,6 @@ export class PodFollower implements Disposable {
     return this.firstSync;
   }
 
-  get listed(): boolean {
-    return this.synced;
-  }
-
   dispose(): void {
     this.watch.dispose();
     this.releaseFirstSync();
@@ -79,12 +74,11 @@ export class PodFollower implements Disposable {
       const pod = readClusterPod(item);
       if (pod) this.pods.set(pod.name, pod);
     }
-    this.synced = true;
     this.publish();
     this.releaseFirstSync();
   }
 
-  private change(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: unknown): void {
+  private change(type: WatchEventType, object: unknown): void {
     const pod = readClusterPod(object);
     if (!pod) return;
     if (type === 'DELETED') this.pods.delete(pod.name);
@@ -126,7 +120,7 @@ function podLabels(spec: PodSpecModel): Readonly<Record<string, string>> | undef
 }
 
 /** `app=web,tier=front`: a label selector as the API takes it and people read it. */
-export function selectorText(labels: Readonly<Record<string, string>>): string {
+function selectorText(labels: Readonly<Record<string, string>>): string {
   return Object.entries(labels)
     .map(([key, value]) => `${key}=${value}`)
     .join(',');

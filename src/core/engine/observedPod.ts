@@ -2,6 +2,7 @@ import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import type { Clock } from './clock';
 import { ContainerRecord } from './containerRecord';
+import { QueuedSync } from './queuedSync';
 import type { Disposable } from './disposable';
 import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, workerLine } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
@@ -85,7 +86,8 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
   /** The kubelet's verdicts last reported, per container and (`''`) for the pod. */
   private readonly kubeletSaid = new Map<string, string>();
   private podReady: boolean | undefined;
-  private syncTimer: Disposable | undefined;
+  /** K1: one sync per turn, however many updates. */
+  private readonly pending: QueuedSync;
 
   constructor(
     readonly identity: PodIdentity,
@@ -94,6 +96,7 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
   ) {
     this.restartPolicy = spec.restartPolicy;
     this.clock = options.clock;
+    this.pending = new QueuedSync(this.clock, () => this.sync());
     this.workerStart = { kubeletStartedAt: options.kubeletStartedAt, random: options.random, started: (record, probe) => this.emit(workerLine(this.t, this.identity.name, record, probe)) };
     this.target = options.target;
     const publish = (update: ResultUpdate) => this.onResult(update);
@@ -140,7 +143,7 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
     for (const record of this.records) for (const slot of Object.values(record.workers)) slot?.loop.dispose();
     for (const prediction of this.predictions.values()) prediction.deadline.dispose();
     this.predictions.clear();
-    this.syncTimer?.dispose();
+    this.pending.dispose();
   }
 
   reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void {
@@ -201,16 +204,7 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
   private onResult(update: ResultUpdate): void {
     const record = this.records.find((r) => r.containerId === update.containerId);
     if (record) this.emit({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: update.type, containerId: update.containerId, value: update.result });
-    if (syncsPod(update)) this.queueSync();
-  }
-
-  /** K1: results reach the sync asynchronously, as through the kubelet's channels. */
-  private queueSync(): void {
-    if (this.syncTimer || this.disposed) return;
-    this.syncTimer = this.clock.schedule(0, () => {
-      this.syncTimer = undefined;
-      this.sync();
-    });
+    if (syncsPod(update)) this.pending.queue();
   }
 
   /** Our kubelet's verdicts from our results: predictions where it would kill, then started and ready (S1–S4). */

@@ -3,6 +3,7 @@ import type { ProbeOutcome } from '../probers/types';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
 import type { Clock } from './clock';
 import { ContainerRecord } from './containerRecord';
+import { QueuedSync } from './queuedSync';
 import { backOffEventMessage, crashLoopMessage } from './crashLoop';
 import type { Disposable } from './disposable';
 import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, probeKillMessage, workerLine } from './eventLines';
@@ -67,7 +68,8 @@ export class PodRuntime implements PodStatusView, Disposable {
   private readonly apps: ContainerRecord[];
   private readonly results: Readonly<Record<ProbeType, ResultsCache>>;
   private readonly backoff: Backoff;
-  private syncTimer: Disposable | undefined;
+  /** K1: one sync per turn, however many updates. */
+  private readonly pending: QueuedSync;
   /** The pod worker's next sync while a container backs off (B5). */
   private requeueTimer: Disposable | undefined;
   private deleteTimer: Disposable | undefined;
@@ -85,6 +87,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   ) {
     this.restartPolicy = spec.restartPolicy;
     this.clock = options.clock;
+    this.pending = new QueuedSync(this.clock, () => this.sync());
     this.workerStart = { kubeletStartedAt: options.kubeletStartedAt, random: options.random, started: (record, probe) => this.emitEngine(workerLine(this.t, this.identity.name, record, probe)) };
     this.target = options.target;
     this.backoff = new Backoff(options.backoff ?? KUBELET_BACKOFF);
@@ -171,7 +174,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       record.process?.dispose();
       record.killTimer?.dispose();
     }
-    this.syncTimer?.dispose();
+    this.pending.dispose();
     this.requeueTimer?.dispose();
     this.deleteTimer?.dispose();
   }
@@ -205,16 +208,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     const { type } = update;
     const record = this.records.find((r) => r.containerId === update.containerId);
     if (record) this.emitEngine({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: type, containerId: update.containerId, value: update.result });
-    if (syncsPod(update)) this.queueSync();
-  }
-
-  /** K1: result updates (and exits) reach the sync loop asynchronously, as through the kubelet's channels. */
-  private queueSync(): void {
-    if (this.syncTimer || this.disposed) return;
-    this.syncTimer = this.clock.schedule(0, () => {
-      this.syncTimer = undefined;
-      this.sync();
-    });
+    if (syncsPod(update)) this.pending.queue();
   }
 
   /** One pod sync (`computePodActions` + `SyncPod`): kills, then starts, then the status it leaves. */
@@ -306,7 +300,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     record.reason = reason;
     record.message = undefined;
     this.emitContainer(record);
-    this.queueSync();
+    this.pending.queue();
   }
 
   /** A container that will never start again (a deleted pod's back-off): terminated where it stands. */
@@ -389,7 +383,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       { pod: this.identity, container: record.model, instance, startedAt: record.startedAt },
       (exitCode) => this.onExit(record, instance, exitCode),
     );
-    this.queueSync();
+    this.pending.queue();
   }
 
   /** I3: a plain init container failed under restartPolicy Never: the pod has failed, its sidecars go with it. */

@@ -23,9 +23,12 @@ export function channelFrame(channel: number, payload: Uint8Array): Buffer {
   return frame;
 }
 
-/** A received message split into channel and payload; `undefined` for an empty message (no channel byte). */
-export function readChannelFrame(data: ArrayBuffer | Uint8Array): ChannelMessage | undefined {
-  const bytes = data instanceof Uint8Array ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+/**
+ * A received message split into channel and payload; `undefined` for an empty message (no channel
+ * byte). A text message (a WebSocket's `string` data) is read as its UTF-8 bytes.
+ */
+export function readChannelFrame(data: ArrayBuffer | Uint8Array | string): ChannelMessage | undefined {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data instanceof Uint8Array ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
   if (bytes.length === 0) return undefined;
   return { channel: bytes[0] as number, payload: bytes.subarray(1) };
 }

@@ -1,4 +1,5 @@
 import type { Disposable } from '../engine/disposable';
+import { CappedBuffer } from '../probers/boundedProcess';
 import { clip } from '../text/sentence';
 import { type ApiFailure, type ApiStatus, parseStatus } from './apiStatus';
 import { EXEC_CHANNEL, readChannelFrame } from './channels';
@@ -45,9 +46,9 @@ export function execPath(request: Pick<ExecRequest, 'namespace' | 'pod' | 'conta
 export function runExec(api: KubeApi, request: ExecRequest): Promise<ExecResult> {
   if (request.signal?.aborted) return Promise.resolve({ kind: 'aborted' });
   return new Promise((resolve) => {
-    const stdout = new Capped(request.maxOutputBytes);
-    const stderr = new Capped(request.maxOutputBytes);
-    const status = new Capped(MAX_STATUS_BYTES);
+    const stdout = new CappedBuffer(request.maxOutputBytes);
+    const stderr = new CappedBuffer(request.maxOutputBytes);
+    const status = new CappedBuffer(MAX_STATUS_BYTES);
     let refusal: ApiFailure | undefined;
     let opened = false;
     let settled = false;
@@ -69,8 +70,7 @@ export function runExec(api: KubeApi, request: ExecRequest): Promise<ExecResult>
       opened = true;
     });
     socket.addEventListener('message', (event) => {
-      const data = event.data as ArrayBuffer | string;
-      const message = readChannelFrame(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      const message = readChannelFrame(event.data as ArrayBuffer | string);
       if (!message) return;
       if (message.channel === EXEC_CHANNEL.stdout) stdout.push(message.payload);
       else if (message.channel === EXEC_CHANNEL.stderr) stderr.push(message.payload);
@@ -142,23 +142,4 @@ function notOpened(request: ExecRequest): ApiFailure {
 function connectionLost(request: ExecRequest): ApiFailure {
   const detail = `the exec connection to ${request.pod}/${request.container} dropped before the command's exit`;
   return { error: { kind: 'unreachable', sentence: `the connection to the cluster dropped while the exec probe's command ran in pod "${request.pod}": Probe Lens tries again at the next period.`, detail }, detail };
-}
-
-/** The first `cap` bytes of a stream; the rest is dropped (the kubelet's LimitWriter). */
-class Capped {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  constructor(private readonly cap: number) {}
-
-  push(chunk: Buffer): void {
-    if (this.size >= this.cap) return;
-    // A copy: the chunk is a view on a message buffer that is not ours to keep.
-    const kept = Buffer.from(chunk.subarray(0, this.cap - this.size));
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  bytes(): Buffer {
-    return Buffer.concat(this.chunks, this.size);
-  }
 }

@@ -24,7 +24,7 @@ export interface StreamOptions {
   readonly signal?: AbortSignal;
 }
 
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** What of an error answer is read: a Status is a few hundred bytes; the rest is not worth holding. */
 const MAX_ERROR_BODY = 64 * 1024;
 /** kubectl proxy's `--accept-hosts` lets `localhost` in; the socket path does the addressing. */

@@ -140,7 +140,7 @@ class WebSocketPortForward implements PortForwardStream {
 
   /** One decision per message: its channel says what it is; each channel opens with the port. */
   private received(data: ArrayBuffer | string): void {
-    const message = readChannelFrame(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    const message = readChannelFrame(data);
     if (!message || this.broken) return;
     const prefix = message.channel === PORT_FORWARD_CHANNEL.data ? this.dataPrefix : message.channel === PORT_FORWARD_CHANNEL.error ? this.errorPrefix : undefined;
     if (!prefix) return this.brokeProtocol(`a message on channel ${message.channel}, which port-forward does not use`);

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from '../engine/clock';
 import type { Disposable } from '../engine/disposable';
-import { type ApiFailure, answerMalformed, httpFailure, parseStatus, proxyUnreachable, sizeText } from './apiStatus';
+import { type ApiFailure, type ApiStatus, answerMalformed, httpFailure, proxyUnreachable, sizeText } from './apiStatus';
 import type { KubeApi } from './kubeApi';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -167,9 +167,10 @@ class ListWatch implements Disposable {
     }
     const { type, object } = event ?? {};
     if (type === 'ERROR') {
-      const status = parseStatus(JSON.stringify({ kind: 'Status', ...(object as object) }));
-      if (status?.code === 410) return () => this.expired();
-      return () => this.failed(httpFailure(status?.code ?? 500, JSON.stringify(object), this.options.path), () => this.list());
+      // The object is a Status: its code says whether the version expired.
+      const code = (object as ApiStatus | null | undefined)?.code;
+      if (code === 410) return () => this.expired();
+      return () => this.failed(httpFailure(code ?? 500, JSON.stringify(object), this.options.path), () => this.list());
     }
     const version = object?.metadata?.resourceVersion;
     if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED' && type !== 'BOOKMARK') return () => this.failed(answerMalformed(this.options.path, `a watch event of type ${JSON.stringify(type)}`), () => this.list());

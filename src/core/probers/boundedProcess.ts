@@ -123,8 +123,11 @@ export function runBounded(file: string, args: readonly string[], options: Bound
   });
 }
 
-/** Keeps the first `cap` bytes of a stream and drops the rest: the kubelet's LimitWriter (E2). */
-class CappedBuffer {
+/**
+ * Keeps the first `cap` bytes of a stream and drops the rest: the kubelet's LimitWriter (E2).
+ * Keeps the chunks it is given: each must be the caller's to give (a pipe's, a WebSocket message's).
+ */
+export class CappedBuffer {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   constructor(private readonly cap: number) {}

@@ -4,10 +4,10 @@ import type { AttemptRequest, ProbeTarget } from '../engine/target';
 import { expandCommand } from '../k8s/expand';
 import { type ExecResult, runExec } from '../k8s/execStream';
 import type { KubeApi } from '../k8s/kubeApi';
-import { openPortForward } from '../k8s/portForwardStream';
+import { openPortForward, type PortForwardTarget } from '../k8s/portForwardStream';
 import { joinHostPort } from '../probers/goFormat';
 import { MAX_OUTPUT_BYTES, type ProbeOutcome, proberError, probeUserAgent, timeoutMessage } from '../probers/types';
-import { ForwardedAttempt, type ForwardTarget, type ForwardVerdict, forwardVerdict } from './forwardedAttempt';
+import { ForwardedAttempt, type ForwardVerdict, forwardVerdict } from './forwardedAttempt';
 import { type ResolvedHandler, resolveHandler } from './resolve';
 
 export interface ClusterTargetOptions {
@@ -109,7 +109,7 @@ export class ClusterTarget implements ProbeTarget {
   }
 
   /** HTTP and gRPC: the real prober, dialling this attempt's own local end of the port-forward. */
-  private async forwarded(handler: Exclude<NetworkHandler, { type: 'tcpSocket' }>, target: ForwardTarget, timeoutMs: number): Promise<ProbeOutcome> {
+  private async forwarded(handler: Exclude<NetworkHandler, { type: 'tcpSocket' }>, target: PortForwardTarget, timeoutMs: number): Promise<ProbeOutcome> {
     const attempt = await ForwardedAttempt.listen(this.options.api, target);
     if (!attempt) return proberError('could not listen on a loopback port for the port-forward');
     if (this.disposed) {
@@ -135,7 +135,7 @@ export class ClusterTarget implements ProbeTarget {
   }
 
   /** T1–T2 through a port-forward stream: the kubelet's dial, its refusal from the error channel. */
-  private tcp(target: ForwardTarget, address: string, timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
+  private tcp(target: PortForwardTarget, address: string, timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
     const { clock } = this.options;
     const startedAt = clock.now();
     const timers: { dispose(): void }[] = [];
@@ -188,7 +188,7 @@ function podAddress(pod: ClusterPod, port: number): string {
  * end is the kubelet's dial error (the prober only saw its local connection close); a rejected or
  * cut stream is ours, an error never counted (P5); otherwise the prober's own verdict stands.
  */
-function throughForward(outcome: ProbeOutcome, verdict: ForwardVerdict, handler: Exclude<NetworkHandler, { type: 'tcpSocket' }>, target: ForwardTarget, localPort: number): ProbeOutcome {
+function throughForward(outcome: ProbeOutcome, verdict: ForwardVerdict, handler: Exclude<NetworkHandler, { type: 'tcpSocket' }>, target: PortForwardTarget, localPort: number): ProbeOutcome {
   const address = joinHostPort(handler.host, handler.port);
   // gRPC redials a refused connection until its deadline, as grpc-go does; its text already names the pod.
   if (verdict.kind === 'remote-error' && handler.type === 'grpc') return outcome;
@@ -202,15 +202,26 @@ function throughForward(outcome: ProbeOutcome, verdict: ForwardVerdict, handler:
   return { ...outcome, output: rewrite(outcome.output), ...(outcome.error !== undefined ? { error: rewrite(outcome.error) } : {}) };
 }
 
+/** The prober error of an attempt whose port-forward the cluster refused (RBAC, a pod gone, the API server away). */
+function forwardRefusedError(pod: string, why: string): string {
+  return `port-forward to pod ${pod} refused: ${why}`;
+}
+
+/** The pod and the reason of a `forwardRefusedError`, for those who tell people once rather than per attempt. */
+export function readForwardRefusal(error: string): { readonly pod: string; readonly why: string } | undefined {
+  const match = /^port-forward to pod (\S+) refused: (.+)$/.exec(error);
+  return match ? { pod: match[1] as string, why: match[2] as string } : undefined;
+}
+
 /** A stream that did not carry the attempt: the pod's refusal as the kubelet words it, or our own trouble as an error. */
-function forwardFailure(verdict: Exclude<ForwardVerdict, { kind: 'clean' }>, target: ForwardTarget, address: string, dialText: (dial: string) => string): ProbeOutcome {
+function forwardFailure(verdict: Exclude<ForwardVerdict, { kind: 'clean' }>, target: PortForwardTarget, address: string, dialText: (dial: string) => string): ProbeOutcome {
   switch (verdict.kind) {
     case 'remote-error':
       if (/connection refused/i.test(verdict.text)) return { result: 'failure', output: dialText('connect: connection refused') };
       if (/timed out|timeout/i.test(verdict.text)) return { result: 'failure', output: dialText('i/o timeout') };
       return { result: 'failure', output: dialText(verdict.text) };
     case 'rejected':
-      return proberError(`port-forward to pod ${target.pod} refused: ${verdict.failure.error.sentence}`);
+      return proberError(forwardRefusedError(target.pod, verdict.failure.error.sentence));
     case 'cut':
       return proberError(`the port-forward to pod ${target.pod} dropped during the attempt (${address})`);
   }

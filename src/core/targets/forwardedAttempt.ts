@@ -1,14 +1,7 @@
 import * as net from 'node:net';
 import type { Disposable } from '../engine/disposable';
 import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
-import { bridge, openPortForward, type PortForwardEnd } from '../k8s/portForwardStream';
-
-/** Which pod port a forwarded attempt reaches. */
-export interface ForwardTarget {
-  readonly namespace: string;
-  readonly pod: string;
-  readonly port: number;
-}
+import { bridge, openPortForward, type PortForwardEnd, type PortForwardTarget } from '../k8s/portForwardStream';
 
 /** How the port-forward streams of one attempt went, worst first. */
 export type ForwardVerdict =
@@ -38,11 +31,11 @@ export class ForwardedAttempt implements Disposable {
 
   private constructor(
     private readonly api: KubeApi,
-    private readonly target: ForwardTarget,
+    private readonly target: PortForwardTarget,
   ) {}
 
   /** Listening on 127.0.0.1 at `localPort` once resolved (or `undefined` if it could not listen). */
-  static async listen(api: KubeApi, target: ForwardTarget): Promise<ForwardedAttempt | undefined> {
+  static async listen(api: KubeApi, target: PortForwardTarget): Promise<ForwardedAttempt | undefined> {
     const attempt = new ForwardedAttempt(api, target);
     const listening = await new Promise<boolean>((resolve) => {
       attempt.server.once('error', () => resolve(false));

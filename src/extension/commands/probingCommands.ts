@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RestartOutcome } from '../../core/engine/podRuntime';
 import type { ExecConsent } from '../safety/execConsent';
 import { probingRefusal } from '../safety/trust';
-import { readContexts } from '../../core/k8s/kubeContexts';
+import { type KubeContexts, readContexts } from '../../core/k8s/kubeContexts';
 import type { LocalStarted, Outcome, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
 import { readSettings } from '../settings';
 import type { ProbingSession } from '../sessions/probingSession';
@@ -63,9 +63,9 @@ class ProbingCommands {
     const request = { uri, ...(pods.value ? { pods: pods.value } : {}), trusted: vscode.workspace.isTrusted };
     let started: Outcome<LocalStarted>;
     if (where === 'cluster') {
-      const context = target.context !== undefined ? { value: target.context } : await this.chooseContext(uri, action);
-      if (!context) return undefined;
-      started = await this.deps.launcher.startCluster({ ...request, ...(context.value !== undefined ? { context: context.value } : {}) });
+      const choice = target.context !== undefined ? { value: { context: target.context } } : await this.chooseContext(uri, action);
+      if (!choice) return undefined;
+      started = await this.deps.launcher.startCluster({ ...request, ...choice.value });
     } else started = await this.deps.launcher.startLocal(request);
     if (!started.ok) return this.fail(started.reason, started.remedy);
     const { exec } = started.value;
@@ -76,14 +76,16 @@ class ProbingCommands {
 
   /**
    * The context to probe in: the setting's, else the user's pick among the kubeconfig's (read by
-   * kubectl; the current one first). A kubeconfig kubectl cannot read is not asked about: the
-   * start then fails with kubectl's own reason.
+   * kubectl once: the start connects with what was read; the current one first). A kubeconfig
+   * kubectl cannot read is not asked about: the start then fails with kubectl's own reason.
    */
-  private async chooseContext(uri: vscode.Uri, action: string): Promise<Picked<string | undefined>> {
+  private async chooseContext(uri: vscode.Uri, action: string): Promise<Picked<{ context?: string; kubeconfig?: KubeContexts }>> {
     const settings = readSettings(uri);
-    if (settings.clusterContext !== undefined) return { value: settings.clusterContext };
+    if (settings.clusterContext !== undefined) return { value: { context: settings.clusterContext } };
     const kubeconfig = await readContexts({ path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY });
-    return kubeconfig.ok ? pickClusterContext(kubeconfig.value, settings.clusterNamespace, action) : { value: undefined };
+    if (!kubeconfig.ok) return { value: {} };
+    const picked = await pickClusterContext(kubeconfig.value, settings.clusterNamespace, action);
+    return picked && { value: { kubeconfig: kubeconfig.value, ...(picked.value !== undefined ? { context: picked.value } : {}) } };
   }
 
   /** `stopProbing([row | uri | {uri} | {sessionId}])` → how many sessions stopped. */

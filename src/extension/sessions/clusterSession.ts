@@ -1,10 +1,8 @@
 import { ClusterProbing, type ClusterNotice } from '../../core/cluster/clusterProbing';
 import type { ClusterConnection } from '../../core/cluster/connect';
 import { RealClock } from '../../core/engine/clock';
-import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import type { ProbeTarget } from '../../core/engine/target';
 import { EXEC_NOT_ALLOWED } from '../../core/targets/cluster';
-import { ObservedProcesses } from '../../core/targets/local';
 import { ExecGate } from '../safety/execGate';
 import { ProbingSession, type SessionOptions } from './probingSession';
 
@@ -14,9 +12,6 @@ export interface ClusterSession {
   readonly gate: ExecGate;
   readonly probing: ClusterProbing;
 }
-
-/** Every probe goes through `probing`'s own target: this one only stands for it where the session asks for one. */
-const DRIVEN: ProbeTarget = { attempt: (_request, done) => done({ result: 'unknown', output: '', error: 'not probed here' }), dispose: () => undefined };
 
 /**
  * A cluster session: the real clock, the manifest's pods followed live in the cluster through
@@ -39,11 +34,6 @@ export function createClusterSession(
     {
       clock,
       epoch,
-      kubeletStartedAt: epoch - KUBELET_UP_MS,
-      random: Math.random,
-      target: DRIVEN,
-      processes: new ObservedProcesses(),
-      idScheme: 'cluster',
       owned: [connection],
       driver: (emit) =>
         (probing = new ClusterProbing({

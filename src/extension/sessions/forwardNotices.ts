@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
+import { readForwardRefusal } from '../../core/targets/cluster';
 import { notify, remedyActions } from './notices';
 import type { ProbingSession } from './probingSession';
-
-/** The prober error of an attempt whose port-forward the cluster refused (`ClusterTarget`). */
-const REFUSED_FORWARD = /^port-forward to pod (\S+) refused: (.+)$/;
 
 /**
  * A cluster session's port-forwards that the cluster refuses (RBAC, a pod gone, the API server
@@ -15,10 +13,10 @@ export function forwardNotices(session: ProbingSession, name: string, log: vscod
   const told = new Set<string>();
   return session.onDidRecord((event) => {
     if (event.type !== 'attempt' || event.error === undefined) return;
-    const refused = REFUSED_FORWARD.exec(event.error);
+    const refused = readForwardRefusal(event.error);
     if (!refused || told.has(event.error)) return;
     told.add(event.error);
     log.warn(`[${name}] ${event.error}`);
-    void notify('warning', `port-forward to pod ${refused[1]} is refused: ${refused[2]}`, remedyActions({ output: true }, log));
+    void notify('warning', `port-forward to pod ${refused.pod} is refused: ${refused.why}`, remedyActions({ output: true }, log));
   });
 }

@@ -4,6 +4,7 @@ import { attemptMessage, runWithRetries } from '../../core/engine/attempt';
 import { type DesiredPod, desiredPodsOf } from '../../core/engine/manager';
 import type { AttemptRequest } from '../../core/engine/target';
 import { connectToCluster } from '../../core/cluster/connect';
+import type { KubeContexts } from '../../core/k8s/kubeContexts';
 import type { ClusterNotice } from '../../core/cluster/clusterProbing';
 import { noticeText } from '../../core/cluster/noticeText';
 import { RealClock } from '../../core/engine/clock';
@@ -133,7 +134,7 @@ export class SessionLauncher {
    * first, then the connection (context, proxy, the API's version), then exec consent as for a
    * local session, then the pods are listed and probing starts.
    */
-  async startCluster(request: LocalStart & { readonly context?: string }): Promise<Outcome<LocalStarted>> {
+  async startCluster(request: LocalStart & { readonly context?: string; readonly kubeconfig?: KubeContexts }): Promise<Outcome<LocalStarted>> {
     const refusal = probingRefusal(request.trusted);
     if (refusal) return { ok: false, reason: refusal, remedy: { trust: true } };
     const settings = readSettings(request.uri);
@@ -147,6 +148,7 @@ export class SessionLauncher {
       kubectl: { path: settings.kubectlPath, env: process.env, namedBy: KUBECTL_NAMED_BY },
       ...(context !== undefined ? { context } : {}),
       ...(settings.clusterNamespace !== undefined ? { namespace: settings.clusterNamespace } : {}),
+      ...(request.kubeconfig ? { kubeconfig: request.kubeconfig } : {}),
       allowExec: true,
       clock: new RealClock(),
     });

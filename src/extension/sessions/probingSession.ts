@@ -18,20 +18,27 @@ export type SessionKind = 'local' | 'simulated' | 'cluster';
 
 export type AttemptEvent = Extract<EngineEvent, { type: 'attempt' }>;
 
-/**
- * What differs between sessions: time, where probes go, what else lives as long. Everything the
- * pod runtimes take but the event sink, which is the session's own.
- */
-export interface SessionEngine extends Omit<PodRuntimeOptions, 'emit' | 'backoff'> {
+/** What differs between sessions: time, who runs the pods and where probes go, what else lives as long. */
+export type SessionEngine = OwnPods | DrivenPods;
+
+interface EngineBase {
+  readonly clock: PodRuntimeOptions['clock'];
+  /** Clock time of t = 0. */
+  readonly epoch: number;
   /** Disposed with the session, after the engine. */
   readonly owned: readonly Disposable[];
-  /**
-   * Runs the pods instead of a Manager of our own pod runtimes (a cluster's kubelet runs them):
-   * given the session's event sink, it takes each sync of the manifest's pods.
-   */
-  readonly driver?: (emit: (event: EngineEvent) => void) => PodDriver;
   /** A simulation's virtual clock as it follows real time: the session plays it, the user pauses it. */
   readonly playback?: Playback;
+}
+
+/** Our kubelet runs the pods: a Manager of our pod runtimes, given everything they take but the event sink (the session's own). */
+export interface OwnPods extends EngineBase, Omit<PodRuntimeOptions, 'emit' | 'backoff'> {
+  readonly driver?: undefined;
+}
+
+/** A cluster's kubelet runs the pods: given the session's event sink, `driver` takes each sync of the manifest's pods. */
+export interface DrivenPods extends EngineBase {
+  readonly driver: (emit: (event: EngineEvent) => void) => PodDriver;
 }
 
 /** What a session syncs the manifest's pods into. */
@@ -123,21 +130,16 @@ export class ProbingSession implements vscode.Disposable {
     private readonly engine: SessionEngine,
   ) {
     this.events = new TimelineStore(options.timelineCapacity ?? DEFAULT_TIMELINE_CAPACITY);
-    this.live = new SessionState(options.kind === 'cluster' ? 'cluster' : engine.processes.carriesOutKills ? 'carried-out' : 'reported');
+    this.live = new SessionState(engine.driver ? 'cluster' : engine.processes.carriesOutKills ? 'carried-out' : 'reported');
     const emit = (event: EngineEvent) => this.record(event);
-    this.manager = engine.driver
-      ? undefined
-      : new Manager(podRuntimes({
-      clock: engine.clock,
-      epoch: engine.epoch,
-      kubeletStartedAt: engine.kubeletStartedAt,
-      random: engine.random,
-      target: engine.target,
-      processes: engine.processes,
-      emit,
-      idScheme: engine.idScheme,
-        }));
-    this.driver = engine.driver?.(emit) ?? (this.manager as Manager<PodRuntime>);
+    if (engine.driver) {
+      this.manager = undefined;
+      this.driver = engine.driver(emit);
+    } else {
+      const { clock, epoch, kubeletStartedAt, random, target, processes, idScheme } = engine;
+      this.manager = new Manager(podRuntimes({ clock, epoch, kubeletStartedAt, random, target, processes, emit, idScheme }));
+      this.driver = this.manager;
+    }
     const playback = engine.playback;
     this.simulation = playback && this.controls(playback);
     if (playback) {
@@ -272,7 +274,8 @@ export class ProbingSession implements vscode.Disposable {
     this.stopped = true;
     clearInterval(this.ticker);
     this.driver.dispose();
-    this.engine.target.dispose();
+    // A driver disposes of its own target.
+    if (!this.engine.driver) this.engine.target.dispose();
     for (const d of this.engine.owned) d.dispose();
     for (const d of this.owned.splice(0)) d.dispose();
     this.throttle.dispose();

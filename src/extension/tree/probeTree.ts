@@ -59,7 +59,7 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
         return session.pods.map((p) => this.node({ kind: 'pod', id: `${session.id}/${p.identity.name}`, session, pod: p.identity.name }));
       case 'pod': {
         const members = node.spec === undefined ? clusterMembers(session, node.pod) : [];
-        if (members.length > 0) return members.map((name) => this.node({ kind: 'pod', id: `${node.id}/@${name}`, session, pod: name, spec: node.pod }));
+        if (members.length > 0) return members.map((name) => this.node({ kind: 'pod', id: podRowId(session, name, node.pod), session, pod: name, spec: node.pod }));
         const spec = specOf(node);
         return probingContainers(session, specPodOf(node)).map((c) => this.node({ kind: 'container', id: `${node.id}/${c.name}`, session, pod: node.pod, container: c.name, ...spec }));
       }
@@ -80,9 +80,9 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
       case 'pod':
         return node.spec === undefined ? this.node({ kind: 'session', id: session.id, session }) : this.node({ kind: 'pod', id: `${session.id}/${node.spec}`, session, pod: node.spec });
       case 'container':
-        return this.node({ kind: 'pod', id: node.id.slice(0, node.id.length - node.container.length - 1), session, pod: node.pod, ...specOf(node) });
+        return this.node({ kind: 'pod', id: podRowId(session, node.pod, node.spec), session, pod: node.pod, ...specOf(node) });
       case 'probe':
-        return this.node({ kind: 'container', id: node.id.slice(0, node.id.length - node.probe.length - 1), session, pod: node.pod, container: node.container, ...specOf(node) });
+        return this.node({ kind: 'container', id: `${podRowId(session, node.pod, node.spec)}/${node.container}`, session, pod: node.pod, container: node.container, ...specOf(node) });
     }
   }
 
@@ -118,8 +118,8 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
     if (!model || !PROBING_CONTAINERS.includes(model.kind)) return undefined;
     // Several cluster pods probed for this one (`--all-pods`): the first one's rows stand for it.
     const member = clusterMembers(session, pod)[0];
-    const row = member === undefined ? { podId: `${session.id}/${pod}`, pod } : { podId: `${session.id}/${pod}/@${member}`, pod: member, spec: pod };
-    const { podId, ...where } = row;
+    const where = member === undefined ? { pod } : { pod: member, spec: pod };
+    const podId = podRowId(session, where.pod, where.spec);
     if (probe === undefined) return this.node({ kind: 'container', id: `${podId}/${container}`, session, ...where, container });
     if (!model.probe(probe)) return undefined;
     return this.node({ kind: 'probe', id: `${podId}/${container}/${probe}`, session, ...where, container, probe });
@@ -293,6 +293,11 @@ function clusterMembers(session: ProbingSession, manifestPod: string): string[] 
 function membersShape(session: ProbingSession): string {
   if (session.kind !== 'cluster') return '';
   return session.pods.map((p) => clusterMembers(session, p.identity.name).join(',')).join(';');
+}
+
+/** A pod row's id: the manifest pod's, or a cluster pod's under it (`--all-pods`). */
+function podRowId(session: ProbingSession, pod: string, spec: string | undefined): string {
+  return spec === undefined ? `${session.id}/${pod}` : `${session.id}/${spec}/@${pod}`;
 }
 
 function specOf(node: { readonly spec?: string }): { spec?: string } {

@@ -23,7 +23,7 @@ import type { ViewCommand } from './keyCommands';
 import { LaneFilters } from './laneFilters';
 import { LaneList } from './laneList';
 import { LaneRows } from './laneRows';
-import { containerNames, type Layout, probeTypes, type Row, showsCluster } from './layout';
+import { containerNames, type Layout, probeTypes, type Row } from './layout';
 import { liveFrameDelay } from './liveClock';
 import { isStepKey, itemTime, stepItem } from './markCursor';
 import { NotesView } from './notesView';
@@ -53,8 +53,6 @@ export class TimelineApp {
   private palette: Palette;
   private painted = 0;
   private loaded = false;
-  /** Whether the model holds a cluster session's lines (the legend and the canvas's label say so). */
-  private cluster = false;
 
   private readonly dom: PanelDom;
   private readonly controls: Controls;
@@ -170,10 +168,7 @@ export class TimelineApp {
 
   /** The legend's cluster group, while the model holds a cluster session's lines (rows are laid out again when the first comes). */
   private refreshClusterLegend(): void {
-    let cluster = false;
-    for (const pod of this.session.feed.model.pods) cluster ||= showsCluster(pod) || pod.containers.some(showsCluster);
-    this.cluster = cluster;
-    this.controls.clusterLegend.update(cluster, this.palette);
+    this.controls.clusterLegend.update(this.session.feed.hasCluster, this.palette);
   }
 
   private refreshChips(): void {
@@ -274,7 +269,7 @@ export class TimelineApp {
   private canvasLabel(now: number): string {
     const { clock, isLive } = this.session;
     const v = this.viewport;
-    return `Timeline of ${this.rows.layout.rows.length} lanes, ${formatPoint(v.start, clock)} to ${formatPoint(v.end, clock)}${isLive ? `, live at ${formatPoint(now, clock)}` : ''}. Arrow keys pan, plus and minus zoom, 0 fits all, F follows live.${this.cluster ? " Under a pod's and a container's own bands, the cluster's kubelet's Ready and the cluster's events." : ''} The lane list beside it reads each lane and its marks.`;
+    return `Timeline of ${this.rows.layout.rows.length} lanes, ${formatPoint(v.start, clock)} to ${formatPoint(v.end, clock)}${isLive ? `, live at ${formatPoint(now, clock)}` : ''}. Arrow keys pan, plus and minus zoom, 0 fits all, F follows live.${this.session.feed.hasCluster ? " Under a pod's and a container's own bands, the cluster's kubelet's Ready and the cluster's events." : ''} The lane list beside it reads each lane and its marks.`;
   }
 
   // ─── Input ─────────────────────────────────────────────────────────────────

@@ -5,6 +5,8 @@
  * again when the theme changes.
  */
 import { h } from './dom';
+import { fillDisagreement } from './render/cluster';
+import { trianglePath } from './render/markers';
 import type { Palette } from './theme';
 
 type SwatchPainter = (ctx: CanvasRenderingContext2D, palette: Palette) => void;
@@ -16,22 +18,7 @@ const SWATCHES: readonly (readonly [string, SwatchPainter])[] = [
   ['kubelet: Ready (the cluster\'s own verdict)', (ctx, p) => outlinedBand(ctx, p.kubeletReady, 0.22)],
   ['kubelet: not ready', (ctx, p) => outlinedBand(ctx, p.kubeletNotReady, 0.12)],
   ['the cluster\'s event (hollow; ours are filled)', (ctx, p) => triangle(ctx, p.outcomes[2] as string, p.background, false)],
-  [
-    'our probes and the kubelet disagree',
-    (ctx, p) => {
-      ctx.fillStyle = p.disagreement;
-      ctx.globalAlpha = 0.14;
-      ctx.fillRect(0, 0, WIDTH, HEIGHT);
-      ctx.globalAlpha = 0.7;
-      ctx.fillStyle = p.hatchDisagreement;
-      ctx.fillRect(0, 0, WIDTH, HEIGHT);
-      ctx.globalAlpha = 1;
-      ctx.fillStyle = p.disagreement;
-      ctx.fillRect(0, 0, 2, HEIGHT);
-      ctx.fillRect(0, 0, WIDTH, 1);
-      ctx.fillRect(0, HEIGHT - 1, WIDTH, 1);
-    },
-  ],
+  ['our probes and the kubelet disagree', (ctx, p) => fillDisagreement(ctx, p, 0, 0, WIDTH, HEIGHT)],
   ['predicted kill', (ctx, p) => triangle(ctx, p.prediction, p.background, false)],
   ['confirmed by the cluster', (ctx, p) => triangle(ctx, p.prediction, p.prediction, true)],
   [
@@ -106,11 +93,7 @@ function outlinedBand(ctx: CanvasRenderingContext2D, colour: string, alpha: numb
 }
 
 function triangle(ctx: CanvasRenderingContext2D, stroke: string, fill: string, filled: boolean): void {
-  ctx.beginPath();
-  ctx.moveTo(4, 1.5);
-  ctx.lineTo(14, 1.5);
-  ctx.lineTo(9, 10);
-  ctx.closePath();
+  trianglePath(ctx, 9, 1.5, 5, 8.5);
   ctx.fillStyle = fill;
   ctx.fill();
   if (filled) return;

@@ -4,6 +4,7 @@
  * what the lane list adds to a lane's summary; the test hooks' view. Pure (node tests import it);
  * event text is returned as plain strings, for `textContent`.
  */
+import type { Disagreement } from '../../core/timeline/clusterLanes';
 import type { Span } from '../../core/timeline/spans';
 import type { ContainerLane, PodLane } from '../../core/timeline/viewModel';
 import type { TimelineClock } from '../../shared/protocol';
@@ -104,7 +105,7 @@ export function containerClusterSummary(lane: ContainerLane): string[] {
 }
 
 /** The disagreement open now on a container lane, if any. */
-export function openDisagreement(lane: ContainerLane): Span<ContainerLane['disagreements'][number]['value']> | undefined {
+export function openDisagreement(lane: ContainerLane): Span<Disagreement> | undefined {
   const last = lane.disagreements[lane.disagreements.length - 1];
   return last && last.end === undefined ? last : undefined;
 }

@@ -48,6 +48,11 @@ export class EventFeed {
     return this.dropped;
   }
 
+  /** Whether the model holds a cluster session's lines: a pod or container lane has the cluster's band. */
+  get hasCluster(): boolean {
+    return this.clusterRows > 0;
+  }
+
   /** A `load`: starts over with these events. */
   reset(events: readonly EngineEvent[], dropped: readonly DroppedEvents[], now: number): void {
     this.model = new TimelineModel();

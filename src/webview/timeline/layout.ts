@@ -86,7 +86,7 @@ export function laneLabel(lane: Lane): string {
 }
 
 /** A lane's row height: taller for a pod or container the cluster said something of. */
-export function rowHeight(lane: Lane): number {
+function rowHeight(lane: Lane): number {
   if (!showsCluster(lane)) return ROW_HEIGHT[lane.kind];
   return lane.kind === 'pod' ? CLUSTER_POD_ROW.height : CLUSTER_CONTAINER_ROW.height;
 }

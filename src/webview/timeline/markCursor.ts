@@ -4,6 +4,7 @@
  * node tests import it.
  */
 import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
+import type { Span } from '../../core/timeline/spans';
 import type { Hit } from './hitTest';
 import type { Row } from './layout';
 
@@ -23,48 +24,41 @@ export function isStepKey(key: string): key is StepKey {
 export function sameHit(a: Hit | undefined, b: Hit | undefined): boolean {
   if (a === b) return true;
   if (!a || !b || a.kind !== b.kind || a.lane !== b.lane) return false;
-  switch (a.kind) {
-    case 'mark':
-      return a.index === (b as typeof a).index;
-    case 'marker':
-      return a.marker === (b as typeof a).marker;
-    case 'restart':
-      return a.restart === (b as typeof a).restart;
-    case 'clusterEvent':
-      return a.event === (b as typeof a).event;
-    case 'prediction':
-      return a.prediction === (b as typeof a).prediction;
-    case 'target':
-      return a.target === (b as typeof a).target;
-    case 'lane':
-    case 'dropped':
-      return true;
-    default:
-      return a.span === (b as { span: unknown }).span;
-  }
+  if (a.kind === 'mark') return a.index === (b as typeof a).index;
+  return itemOf(a) === itemOf(b);
 }
 
 /** When an item is (for stepping, and for scrolling the view to it). */
 export function itemTime(hit: Hit): number {
+  if (hit.kind === 'mark') return hit.lane.attempts.t[hit.index] as number;
+  if (hit.kind === 'dropped') return hit.lane.dropped?.throughT ?? 0;
+  const item = itemOf(hit);
+  return item === undefined ? 0 : 'start' in item ? item.start : item.t;
+}
+
+/**
+ * What a hit is on — the band's span, or the event, restart, predicted kill or cluster pod probed
+ * at one instant: the same object however often rows are rebuilt. None for an attempt (an index
+ * into its lane's columns), a lane, or its dropped stretch.
+ */
+function itemOf(hit: Hit): Span<unknown> | { readonly t: number } | undefined {
   switch (hit.kind) {
-    case 'mark':
-      return hit.lane.attempts.t[hit.index] as number;
     case 'marker':
-      return hit.marker.t;
+      return hit.marker;
     case 'restart':
-      return hit.restart.t;
+      return hit.restart;
     case 'clusterEvent':
-      return hit.event.t;
+      return hit.event;
     case 'prediction':
-      return hit.prediction.t;
+      return hit.prediction;
     case 'target':
-      return hit.target.t;
+      return hit.target;
+    case 'mark':
     case 'lane':
-      return 0;
     case 'dropped':
-      return hit.lane.dropped?.throughT ?? 0;
+      return undefined;
     default:
-      return hit.span.start;
+      return hit.span;
   }
 }
 

@@ -20,6 +20,12 @@ test('a frame read from an ArrayBuffer (undici WebSocket binaryType arraybuffer)
   assert.deepEqual([...(read?.payload ?? [])], [2]);
 });
 
+test('a text message (a WebSocket string) is read as its UTF-8 bytes', () => {
+  const read = readChannelFrame('\u0001é');
+  assert.equal(read?.channel, 1);
+  assert.deepEqual([...(read?.payload ?? [])], [...Buffer.from('é')]);
+});
+
 test('an empty message has no channel', () => {
   assert.equal(readChannelFrame(new ArrayBuffer(0)), undefined);
 });

@@ -8,6 +8,7 @@ import type { KubectlConfig } from '../../../src/core/k8s/kubectl';
 import { KubectlProxy, type KubectlProxyOptions } from '../../../src/core/k8s/kubectlProxy';
 import { KubeApi } from '../../../src/core/k8s/kubeApi';
 import { type ApiServer, type ApiServerOptions, KUBECTL, type KubeconfigOptions, requireKubectl, startApiServer } from '../../fixtures/apiserver';
+import { until as untilWithin } from '../../fixtures/apiserver/testClients';
 import { scratchDir } from '../../helpers/scratch';
 
 /** The server versions every integration test runs against (each a different kubectl). */
@@ -54,12 +55,9 @@ export async function connect(cluster: Cluster, options: Partial<KubectlProxyOpt
   return { proxy, api: await KubeApi.open(proxy.socketPath, new RealClock()) };
 }
 
-export async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!condition()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Polls `condition` until it holds; fails naming `what` after `ms`. */
+export function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+  return untilWithin(condition, what, ms);
 }
 
 /** Whether a process is alive (signal 0 checks without sending). */

@@ -1,16 +1,11 @@
 /** The kubeconfig's contexts through the real `kubectl config view -o json`, and the cluster's /version read. */
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseContexts, readContexts, readVersion } from '../../../src/core/k8s/kubeContexts';
+import { KUBECTL, requireKubectl } from '../../fixtures/apiserver';
 import { scratchDir } from '../../helpers/scratch';
-
-const KUBECTL = '/usr/bin/kubectl';
-
-function requireKubectl(): void {
-  if (!existsSync(KUBECTL)) assert.fail(`these tests run the real kubectl, and ${KUBECTL} is missing: install kubectl there`);
-}
 
 const KUBECONFIG = `apiVersion: v1
 kind: Config

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RealClock } from '../../../src/core/engine/clock';
 import { KubectlProxy, type ProxyState } from '../../../src/core/k8s/kubectlProxy';
-import { KubeApi } from '../../../src/core/k8s/kubeApi';
 import { clusterVersion } from '../../../src/core/k8s/kubeContexts';
 import { scratchDir } from '../../helpers/scratch';
 import { alive, type Cluster, connect, SERVER_VERSIONS, startCluster, until } from './clusterHarness';
@@ -185,5 +184,3 @@ test('a KubeApi outliving its proxy: kind unreachable, not a throw', { timeout: 
     await cluster.dispose();
   }
 });
-
-void KubeApi;

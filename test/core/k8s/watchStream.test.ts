@@ -12,6 +12,7 @@ import type { ApiFailure } from '../../../src/core/k8s/apiStatus';
 import { KubeApi } from '../../../src/core/k8s/kubeApi';
 import { watchList } from '../../../src/core/k8s/watch';
 import { scratchDir } from '../../helpers/scratch';
+import { until } from './clusterHarness';
 
 /** A list of one pod; each watch gets `watchBody` (then stays open). */
 async function brokenWatchServer(watchBody: string): Promise<{ path: string; lists: () => number; close(): Promise<void> }> {
@@ -43,14 +44,6 @@ async function brokenWatchServer(watchBody: string): Promise<{ path: string; lis
   };
 }
 
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 test('watch: a line that is not JSON is a failure, then a relist after the back-off', { timeout: 30_000 }, async () => {
   const server = await brokenWatchServer('{"type":"ADDED","object":{"metadata":{"name":"web-2","resourceVersion":"102"}}}\nthis is not json\n');
   const api = await KubeApi.open(server.path);
@@ -68,7 +61,7 @@ test('watch: a line that is not JSON is a failure, then a relist after the back-
     onRecovered: () => recovered++,
   });
   try {
-    await until(() => syncs.length >= 2);
+    await until(() => syncs.length >= 2, 'the relist');
     assert.deepEqual(changes.slice(0, 1), ['ADDED web-2']);
     assert.equal(failures[0]?.error.sentence, 'the cluster sent a watch line that is not JSON for GET /api/v1/namespaces/shop/pods: Probe Lens tries again; if it keeps happening, see the Probe Lens log.');
     // The relist after the failure is a recovery.
@@ -96,7 +89,7 @@ test('watch: a line past maxLineBytes is a failure, not held in memory', { timeo
     onFailure: (failure) => failures.push(failure),
   });
   try {
-    await until(() => syncs >= 2);
+    await until(() => syncs >= 2, 'the relist');
     assert.equal(failures[0]?.error.sentence, 'the cluster sent a watch line longer than 1024 bytes for GET /api/v1/namespaces/shop/pods: Probe Lens tries again; if it keeps happening, see the Probe Lens log.');
   } finally {
     watch.dispose();

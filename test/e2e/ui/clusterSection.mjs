@@ -285,12 +285,13 @@ export async function clusterSection({ page, workbench, section, step, options, 
   });
 
   await step('Probe Lens: Stop Probing ends the session and leaves no kubectl behind', async () => {
+    const { kubectlProcesses, kubectlProcessesAfter } = compiled('test/helpers/kubectlProcesses.js');
+    assert.ok(kubectlProcesses(cluster.kubeconfig).length > 0, 'the kubectl proxy is seen while the session runs (so the check below can fail)');
     await workbench.runCommand('Probe Lens: Stop Probing');
     await workbench.statusBarItem('kind-dev · shop').waitFor({ state: 'detached', timeout: 10_000 });
     let rows = [];
     await waitUntil(async () => /^ended \d\d:\d\d/.test((rows = await clusterRows())[0]?.description ?? ''), () => `the ended session's row: ${JSON.stringify(rows.map((row) => row.text))}`, 10_000);
     await workbench.waitForCodeLenses((seen) => seen[0]?.[0] === 'Run probes', 'the static lenses after the session');
-    const { kubectlProcessesAfter } = compiled('test/helpers/kubectlProcesses.js');
     assert.deepEqual(await kubectlProcessesAfter(cluster.kubeconfig, 5_000), [], 'no kubectl left once stopped');
     await workbench.closePanel();
   });

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LocalStarted } from '../../../src/extension/sessions/launcher';
 import { type ApiServer, requireKubectl, startApiServer } from '../../fixtures/apiserver';
-import { kubectlProcessesAfter } from '../../helpers/kubectlProcesses';
+import { kubectlProcesses, kubectlProcessesAfter } from '../../helpers/kubectlProcesses';
 import { test, waitFor } from '../harness';
 import { answerQuickPick, clearWorkbench } from '../notifications';
-import { probingApi, startHealthServer } from '../probing';
+import { type HealthServer, probingApi, startHealthServer, withSetting } from '../probing';
 import { openFixture } from '../workbench';
 
 const POD = { name: 'web-5d4f8b7c9-x2k4q', namespace: 'shop' };
@@ -88,6 +88,7 @@ test('Start Probing in the Cluster: the context picked from the kubeconfig; the 
     assert.equal(pod.description, 'Ready · kubelet: NotReady');
     assert.match(pod.tooltip.markdown.replace(/\\(.)/g, '$1'), /Probed through pod web-5d4f8b7c9-x2k4q \(10\.244\.1\.5\) in namespace shop\./);
 
+    assert.ok(kubectlProcesses(kubeconfig).length > 0, 'the kubectl proxy is seen while the session runs (so the check below can fail)');
     await vscode.commands.executeCommand('probeLens.stopProbing', { uri: document.uri });
     assert.deepEqual(await kubectlProcessesAfter(kubeconfig, 2_000), [], 'no kubectl left once stopped');
   } finally {
@@ -100,3 +101,49 @@ test('Start Probing in the Cluster: the context picked from the kubeconfig; the 
     rmSync(dir, { recursive: true, force: true });
   }
 }, { timeoutMs: 70_000 });
+
+test('probeLens.cluster.allPods: each pod of the Deployment a row of its own under the manifest pod, each probed on its own port', async () => {
+  requireKubectl();
+  const probing = await probingApi();
+  const apps = [await startHealthServer(), await startHealthServer()];
+  const server: ApiServer = await startApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'probe-lens-cluster-all-'));
+  const saved = process.env['KUBECONFIG'];
+  const restore = await withSetting('cluster.allPods', true, vscode.ConfigurationTarget.Global);
+  try {
+    process.env['KUBECONFIG'] = server.writeKubeconfig(dir);
+    const names = ['web-5d4f8b7c9-aaaaa', 'web-5d4f8b7c9-bbbbb'];
+    names.forEach((name, i) => server.addPod({ name, namespace: 'default', labels: { app: 'web' }, containers: [{ name: 'web', ports: { 8080: (apps[i] as HealthServer).port } }] }));
+    await clearWorkbench();
+    const document = await openFixture('cluster/web.yaml');
+    assert.ok(await vscode.commands.executeCommand<LocalStarted | undefined>('probeLens.startProbingCluster', { uri: document.uri }));
+    const session = probing.sessions.forDocument(document.uri);
+    assert.ok(session);
+    const manifestPod = probing.tree.find(session, 'web');
+    assert.ok(manifestPod);
+    const rows = await waitFor(() => {
+      const children = probing.tree.getChildren(manifestPod);
+      return children.length === 2 && children.every((c) => probing.tree.present(c).description.startsWith('Ready')) && children;
+    }, 15_000, 'a Ready row per cluster pod under the manifest pod');
+    assert.deepEqual(rows.map((row) => row.kind === 'pod' && row.pod), names);
+    assert.equal(probing.tree.present(manifestPod).description, '2 pods · 2 Ready');
+    for (const row of rows) {
+      const [container] = probing.tree.getChildren(row);
+      assert.ok(container && container.kind === 'container');
+      const [probe] = probing.tree.getChildren(container);
+      assert.ok(probe && probe.kind === 'probe');
+      assert.equal(probing.tree.getParent(probe), container, 'each row finds its parent (reveal walks up)');
+      assert.equal(probing.tree.getParent(container), row);
+      assert.equal(probing.tree.getParent(row), manifestPod);
+    }
+    assert.ok(apps.every((app) => app.requests > 0), 'each pod probed on its own port');
+  } finally {
+    for (const session of probing.sessions.all) session.dispose();
+    await restore();
+    if (saved === undefined) delete process.env['KUBECONFIG'];
+    else process.env['KUBECONFIG'] = saved;
+    await server.dispose();
+    await Promise.all(apps.map((app) => app.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, { timeoutMs: 40_000 });

@@ -10,13 +10,13 @@ import type { Span } from '../../../core/timeline/spans';
 import type { ContainerLane, PodLane } from '../../../core/timeline/viewModel';
 import { lowerBoundByT } from '../hitTest';
 import { CLUSTER_CONTAINER_ROW, CONTAINER_ROW, POD_ROW } from '../layout';
+import type { Palette } from '../theme';
 import { eachSpan } from './bands';
 import type { LabelSpace } from './labelSpace';
+import { eachMarkerInView, MARKER_REACH, trianglePath } from './markers';
 import type { Paint } from './paint';
 
 const FAILURE_CODE = MARK_OUTCOMES.indexOf('failure');
-/** Markers this close to the view's edges (CSS px) are still drawn: their shapes reach into it. */
-const MARKER_REACH = 6;
 
 /** The kubelet's Ready: a lighter fill than ours, edged top and bottom, so it reads as another's verdict. */
 export function fillKubelet(p: Paint, spans: readonly Span<KubeletVerdict>[], y: number, h: number): void {
@@ -51,17 +51,7 @@ export function drawDisagreements(p: Paint, lane: ContainerLane, top: number, la
   const y1 = top + CLUSTER_CONTAINER_ROW.kubeletTop + CLUSTER_CONTAINER_ROW.kubeletHeight + 1;
   const textY = top + CLUSTER_CONTAINER_ROW.kubeletTop + CLUSTER_CONTAINER_ROW.kubeletHeight / 2;
   eachSpan(p, lane.disagreements, (v, x0, x1) => {
-    ctx.fillStyle = palette.disagreement;
-    ctx.globalAlpha = 0.14;
-    ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
-    ctx.globalAlpha = 0.7;
-    ctx.fillStyle = palette.hatchDisagreement;
-    ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
-    ctx.globalAlpha = 1;
-    ctx.fillStyle = palette.disagreement;
-    ctx.fillRect(x0, y0, x1 - x0, 1);
-    ctx.fillRect(x0, y1 - 1, x1 - x0, 1);
-    ctx.fillRect(x0, y0, 2, y1 - y0);
+    fillDisagreement(ctx, palette, x0, y0, x1 - x0, y1 - y0);
     if (v.ours !== v.kubelet) ctx.fillRect(x1 - 1, y0, 1, y1 - y0);
     const words = [`ours ${v.ours ? 'Ready' : 'not ready'} ≠ kubelet · ${v.cause}`, `≠ ${v.cause}`, '≠'];
     const left = Math.max(x0, 0) + 5;
@@ -78,29 +68,37 @@ export function drawDisagreements(p: Paint, lane: ContainerLane, top: number, la
   });
 }
 
-/** The cluster's events: hollow downward triangles with their flat top at `y`, coloured by what they say. */
+/**
+ * A disagreement's stretch (and its legend swatch): the warning colour, faint, hatched over, edged
+ * top, bottom and at its start. Leaves the fill style the edge's colour.
+ */
+export function fillDisagreement(ctx: CanvasRenderingContext2D, palette: Palette, x: number, y: number, w: number, h: number): void {
+  ctx.fillStyle = palette.disagreement;
+  ctx.globalAlpha = 0.14;
+  ctx.fillRect(x, y, w, h);
+  ctx.globalAlpha = 0.7;
+  ctx.fillStyle = palette.hatchDisagreement;
+  ctx.fillRect(x, y, w, h);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = palette.disagreement;
+  ctx.fillRect(x, y, w, 1);
+  ctx.fillRect(x, y + h - 1, w, 1);
+  ctx.fillRect(x, y, 2, h);
+}
+
+/** The cluster's events: hollow downward triangles with their flat top at `y`, coloured by what they say (one per pixel and reason, as ours). */
 export function drawClusterEvents(p: Paint, events: readonly ClusterMarker[], y: number): void {
   if (events.length === 0) return;
-  const { ctx, frame } = p;
-  const v = frame.viewport;
-  const palette = frame.palette;
-  const reach = MARKER_REACH / v.pxPerSecond;
-  let lastX = Number.NaN;
-  let lastReason = '';
+  const { ctx } = p;
+  const palette = p.frame.palette;
   ctx.lineWidth = 1.5;
-  for (let i = lowerBoundByT(events, v.start - reach); i < events.length; i++) {
-    const e = events[i] as ClusterMarker;
-    if (e.t > v.end + reach) break;
-    const x = Math.round(v.toX(e.t));
-    if (x === lastX && e.reason === lastReason) continue;
-    lastX = x;
-    lastReason = e.reason;
+  eachMarkerInView(p, events, (e, x) => {
     ctx.strokeStyle = e.reason === 'Killing' ? palette.kill : e.reason === 'BackOff' ? palette.backOff : e.reason === 'Unhealthy' ? (palette.outcomes[FAILURE_CODE] as string) : e.warning ? palette.disagreement : palette.clusterEvent;
     ctx.fillStyle = palette.background;
     trianglePath(ctx, x + 0.5, y + 0.75, 3.5, 5);
     ctx.fill();
     ctx.stroke();
-  }
+  });
 }
 
 /**
@@ -192,13 +190,4 @@ export function drawTargets(p: Paint, lane: PodLane, top: number, labels: LabelS
       break;
     }
   }
-}
-
-/** A downward triangle's path, its flat top at `top`. */
-function trianglePath(ctx: CanvasRenderingContext2D, x: number, top: number, half: number, height: number): void {
-  ctx.beginPath();
-  ctx.moveTo(x - half, top);
-  ctx.lineTo(x + half, top);
-  ctx.lineTo(x, top + height);
-  ctx.closePath();
 }

@@ -7,6 +7,7 @@
 import type { ContainerLane, PodLane, ProbeLane, Span } from '../../../core/timeline/viewModel';
 import type { Hit } from '../hitTest';
 import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, POD_ROW, PROBE_ROW, type Row, showsCluster, visibleRows } from '../layout';
+import { itemTime } from '../markCursor';
 import { AttemptMarks } from './attemptMarks';
 import { containerStateName, fillContainerReady, fillContainerStates, fillPodReady, fillResults, nameSpans, podReadyName } from './bands';
 import { drawClusterEvents, drawDisagreements, drawPredictions, drawTargets, fillKubelet, kubeletName } from './cluster';
@@ -174,11 +175,9 @@ export class Renderer {
       case 'marker':
       case 'restart':
       case 'prediction':
-      case 'target': {
-        const t = hit.kind === 'marker' ? hit.marker.t : hit.kind === 'restart' ? hit.restart.t : hit.kind === 'prediction' ? hit.prediction.t : hit.target.t;
+      case 'target':
         // A prediction is on the markers' line only (the state band under it is another item).
-        return { x: Math.round(v.toX(t)) - 4, y: top + 1, w: 8, h: hit.kind === 'prediction' ? CONTAINER_ROW.bandTop + 1 : oursHeight(hit.row) };
-      }
+        return { x: Math.round(v.toX(itemTime(hit))) - 4, y: top + 1, w: 8, h: hit.kind === 'prediction' ? CONTAINER_ROW.bandTop + 1 : oursHeight(hit.row) };
       case 'clusterEvent':
       case 'kubelet':
       case 'disagreement':
