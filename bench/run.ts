@@ -8,6 +8,7 @@ import { runClusterBenchmark } from './cluster.bench';
 import { runExtensionBenchmark } from './extension.bench';
 import { runHeapBenchmark } from './heap.bench';
 import { runHttpBenchmark } from './http.bench';
+import { runInsightsBenchmark } from './insights.bench';
 import { runScheduleBenchmark } from './schedule.bench';
 import { runSimulateBenchmark } from './simulate.bench';
 import { runTimelineBenchmark } from './timeline.bench';
@@ -28,6 +29,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'timeline', run: runTimelineBenchmark },
   { name: 'extension', run: runExtensionBenchmark },
   { name: 'timeline-panel', run: runTimelinePanelBenchmark },
+  { name: 'insights', run: runInsightsBenchmark },
 ];
 
 async function main(argv: readonly string[]): Promise<void> {

@@ -68,4 +68,55 @@ Both:
   rules: `Usage: probe-lens rules [--format text|markdown|json]
 
 Lists every rule: its id, severity, what it checks and why.`,
+  explain: `Usage: probe-lens explain RECORDING.jsonl [options]
+
+Says why each container of a recording (simulate or run --format jsonl, or a timeline export) is
+in its state at a moment, in the kubelet's terms and with its numbers, then the chain of causes,
+each with the lines of the file it was read from.
+
+Options:
+  --at T                         the moment: seconds (90), a duration (90s, 10m) or t+00:01:30; for a
+                                 wall-clock recording also 12:03:40 (local time) or an ISO time
+                                 (default: the end of the recording)
+  --pod P                        only this pod's containers
+  --container C                  only this container (in every pod, or in --pod)
+  --format text|json             for people (default), or {schemaVersion, at, containers: [...]}
+
+Exit 0; 2: bad usage, not a recording, an unknown pod or container, a moment outside it.`,
+  scenario: `Usage: probe-lens scenario RECORDING.jsonl | - > app.scenario.yaml
+
+How the app behaved in a recording (probe-lens simulate|run --format jsonl, or a timeline's
+export), as a scenario for 'probe-lens simulate --scenario': per container, in seconds since it
+started, when it first answered (readyAfter), hung (failAfter) or exited (exitAfter), how long it
+took to answer (latency), and each probe's outcomes where those do not already say them. A local
+run's restarts were only reported: its times run from the first start. What a scenario cannot say
+is written as # comments, and on stderr.`,
+
+  replay: `Usage: probe-lens replay RECORDING.jsonl --manifest FILE [options]
+
+What another configuration would have done with the app a recording saw: the recording becomes a
+scenario (as 'probe-lens scenario' writes it), the manifest is simulated against it for as long as
+the recording lasts, and both are compared per pod and container — restarts, time to Ready, time
+not Ready, kills — before (the recording) → after (the manifest).
+
+Options:
+  --manifest FILE                the configuration to replay (an edited copy of the manifest)
+  --format text|json             a table for people (default), or JSON for machines
+  --kubernetes-version 1.33      the cluster's version: gates fields and defaults`,
+  recommend: `Usage: probe-lens recommend FILE --from RECORDING.jsonl [options]
+
+Measures each probe of a recording (latency p50/p99/max, time from container start to the first
+success, failure bursts once started) and recommends values for FILE's probes: timeoutSeconds
+with headroom over the p99, a startup budget that covers the slowest start-up (or a startupProbe
+to add, derived from liveness), a liveness failureThreshold that rides out the longest failure
+burst. Each value is applied and checked with the rules before it is offered.
+
+Options:
+  --from RECORDING.jsonl         probe-lens simulate|run FILE --format jsonl, or a timeline export
+  --format patch|json            patch (default): the reasoning as # lines, then a unified diff
+                                 for 'git apply' or 'patch -p1'; json: measurements,
+                                 recommendations, notEnoughData, dropped
+  --kubernetes-version 1.33      the cluster's version: the rules the values are checked with
+
+Exit 0 with recommendations or none (none: said on stderr); 2: bad usage or unreadable input.`,
 };

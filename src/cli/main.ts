@@ -1,4 +1,8 @@
 import { runCheck } from './check';
+import { runExplain } from './explain';
+import { runRecommend } from './recommend';
+import { runReplay } from './replay';
+import { runScenario } from './scenario';
 import { type CliIo, processIo } from './io';
 import { runProbe } from './probe';
 import { runRules } from './rules';
@@ -18,6 +22,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   probe: runProbe,
   simulate: runSimulate,
   run: runRun,
+  explain: runExplain,
+  recommend: runRecommend,
+  scenario: runScenario,
+  replay: runReplay,
 };
 
 /** Runs one command line; resolves with the exit code. Usage errors are exit 2 with a message on stderr. */

@@ -16,6 +16,10 @@ export const USAGE = `Usage:
                  [--format text|jsonl|html] [--host H] [--allow-host H]... [--allow-exec]
   probe-lens run FILE --target cluster [--context C] [--namespace NS] [--all-pods]
                  [--kubectl PATH] [--for 60s] [--format text|jsonl|html] [--allow-exec]
+  probe-lens explain RECORDING.jsonl [--at T] [--pod P] [--container C] [--format text|json]
+  probe-lens recommend FILE --from RECORDING.jsonl [--format patch|json] [--kubernetes-version 1.33]
+  probe-lens scenario RECORDING.jsonl | -
+  probe-lens replay RECORDING.jsonl --manifest FILE [--format text|json]
   probe-lens rules [--format text|markdown|json]
 
 check     validates probes: the API server's rules, what the kubelet will do, timing.
@@ -25,6 +29,11 @@ simulate  plays a manifest's pods on a virtual clock against a scenario of how t
 run       probes your app with the kubelet's timing, until --for or Ctrl-C: on this machine
           (--target local), or your pods, watched live, through the API server (--target cluster).
           --format html (simulate, run) writes one self-contained page: the timeline panel's view.
+recommend measures a recording's probes (latency, start-up, failure bursts) and suggests values for
+          FILE: the reasoning as # lines and a patch for git apply / patch -p1, or JSON.
+scenario  how the app behaved in a recording, as a scenario for 'simulate --scenario'.
+replay    what another configuration would have done with the app a recording saw, before → after.
+explain   why each container of a recording is in its state at a moment, citing the lines that say so.
 
 'probe-lens COMMAND --help' tells more of each. Rules: see docs/rules.md, or 'probe-lens rules'.`;
 

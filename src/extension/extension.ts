@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
+import { BreakpointGuard } from './debug/breakpointGuard';
 import { FindingsDiagnostics } from './diagnostics';
 import { ManifestModels } from './documents/manifestModels';
 import { ProbeCodeLenses } from './editor/codeLenses';
 import { ProbeHovers } from './editor/hovers';
+import { MeasuredRecommendations, RecommendActions } from './editor/recommendActions';
 import { ProbeQuickFixes, registerAddStartupProbeCommand } from './quickFixes';
 import { registerRuleDocs } from './ruleDocs';
 import { type ProbingApi, registerProbing } from './sessions/registerProbing';
@@ -10,6 +12,7 @@ import { registerTimeline } from './timeline/registerTimeline';
 import { SavedTimelines } from './timeline/savedTimelines';
 import { registerWalkthrough } from './walkthrough';
 import { TimelinePanels } from './timeline/timelinePanels';
+import { registerWhatIf } from './commands/whatIf';
 
 /** What `activate()` returns: the pieces extension-host tests look into (the UI has no API for them). */
 export interface ProbeLensApi {
@@ -18,6 +21,9 @@ export interface ProbeLensApi {
   readonly log: vscode.LogOutputChannel;
   readonly probing: ProbingApi;
   readonly timeline: TimelinePanels;
+  readonly breakpointGuard: BreakpointGuard;
+  /** What recordings and sessions of each manifest recommend (the code action's and the hover's source). */
+  readonly recommendations: MeasuredRecommendations;
 }
 
 /**
@@ -32,23 +38,29 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
   const timeline = new TimelinePanels({ extensionUri: context.extensionUri, models, saved, log });
   const probing = registerProbing(context, models, log, timeline);
   const live = probing.api.sessions;
+  const recommendations = new MeasuredRecommendations(live, timeline);
+  const breakpointGuard = new BreakpointGuard(live);
   // Disposed in this order: sessions stop first, while the models and the log they use still work
   // (a stopping session's timeline panel saves its events then, for a window reload to revive).
   context.subscriptions.push(
     probing.disposable,
+    breakpointGuard,
+    probing.api.statusBar.showPauses(breakpointGuard),
     registerTimeline({ panels: timeline, sessions: live, treeView: probing.api.treeView }, saved),
     timeline,
     diagnostics,
-    ProbeCodeLenses.register(models, live),
-    ProbeHovers.register(models, live),
+    ProbeCodeLenses.register(models, live, breakpointGuard),
+    ProbeHovers.register(models, live, recommendations),
     ProbeQuickFixes.register(models),
+    RecommendActions.register(models, recommendations),
     registerAddStartupProbeCommand(models),
     registerRuleDocs(context),
     registerWalkthrough(context),
+    registerWhatIf({ sessions: live, panels: timeline, log }),
     models,
     log,
   );
-  return { models, diagnostics, log, probing: probing.api, timeline };
+  return { models, diagnostics, log, probing: probing.api, timeline, breakpointGuard, recommendations };
 }
 
 export function deactivate(): void {}

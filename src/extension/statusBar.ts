@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../core/analysis/probeText';
 import { clockText, type Headline, type Severity, sessionHeadline, virtualTime } from '../core/session/headline';
+import type { PauseCountdowns } from './debug/pauseCountdowns';
+import { pausedStatus } from './debug/pauseStatus';
 import type { ProbingSession } from './sessions/probingSession';
 import type { Sessions } from './sessions/sessions';
 
@@ -11,7 +13,8 @@ const ICONS: Readonly<Record<Severity, string>> = { error: '$(error)', warning: 
  * running session; otherwise the worst thing in them, `$(error) web: CrashLoopBackOff · 7
  * restarts (liveness)`, `$(pulse) pod web-0 Ready`, a simulation's virtual time after it
  * (`· t+00:03:20`, or `$(debug-pause) t+00:03:20` while paused), a cluster's context and namespace
- * (`· $(cloud) prod · shop`). A click focuses the Probes view.
+ * (`· $(cloud) prod · shop`). A click focuses the Probes view. While a debugger holds a probed
+ * program, the breakpoint guard's countdown leads instead (`showPauses`).
  */
 export class ProbingStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('probeLens.probing', vscode.StatusBarAlignment.Left, 10);
@@ -19,6 +22,8 @@ export class ProbingStatusBar implements vscode.Disposable {
   private visible = false;
   /** Per session id: the snapshot version the item was last drawn from. */
   private readonly versions = new Map<string, number>();
+  /** The breakpoint guard's countdowns, once shown. */
+  private pauses: PauseCountdowns | undefined;
 
   constructor(private readonly sessions: Sessions) {
     this.item.name = 'Probe Lens';
@@ -37,6 +42,17 @@ export class ProbingStatusBar implements vscode.Disposable {
     return this.versions.get(session.id);
   }
 
+  /** Leads with the countdowns while a debugger holds a probed program, until disposed. */
+  showPauses(pauses: PauseCountdowns): vscode.Disposable {
+    this.pauses = pauses;
+    const subscription = pauses.onDidChange(() => this.update());
+    this.update();
+    return new vscode.Disposable(() => {
+      subscription.dispose();
+      if (this.pauses === pauses) this.pauses = undefined;
+    });
+  }
+
   update(): void {
     const running = this.sessions.all.filter((s) => !s.isStopped);
     this.versions.clear();
@@ -47,9 +63,10 @@ export class ProbingStatusBar implements vscode.Disposable {
     }
     for (const session of running) this.versions.set(session.id, session.state.version);
     const state = statusOf(running);
-    this.item.text = state.text;
-    this.item.tooltip = state.tooltip;
-    this.item.backgroundColor = state.severity === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    const paused = this.pauses && pausedStatus(this.pauses.all());
+    this.item.text = paused?.text ?? state.text;
+    this.item.tooltip = paused?.tooltip ?? state.tooltip;
+    this.item.backgroundColor = paused ? paused.backgroundColor : state.severity === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
     this.visible = true;
   }

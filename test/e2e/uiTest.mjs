@@ -4,7 +4,8 @@
 // quick-fix menu, code lenses, a probe's hover, and a simulated session in the Probes view with
 // its live code lenses and status bar item. Takes the README's screenshots on the way
 // (docs/images/{problems,quick-fix,code-lenses,hover,probes-tree,cluster-context-picker,
-// cluster-disagreement,timeline-dark,timeline-light,timeline-cluster}.png).
+// cluster-disagreement,timeline-dark,timeline-light,timeline-cluster,breakpoint-guard,why-hover,
+// timeline-pause,timeline-why,timeline-compare,recommend-action,recommend-applied}.png).
 // The timeline panel's webview is reached inside its nested iframes through the test hooks it
 // exposes (window.__probeLensTimeline); --bench also measures its redraw and first paint.
 //
@@ -23,6 +24,10 @@ import { typingSection } from './ui/typingSection.mjs';
 import { clusterSection, clusterSectionSelected, startClusterFixture } from './ui/clusterSection.mjs';
 import { exact, pagePoint, plain, timelineFrame, timelineState, waitUntil, Workbench } from './ui/workbench.mjs';
 import { clusterTimelineSection } from './ui/clusterTimelineSection.mjs';
+import { breakpointSection } from './ui/breakpointSection.mjs';
+import { explainSection } from './ui/explainSection.mjs';
+import { recommendSection } from './ui/recommendSection.mjs';
+import { insightsTimelineSection } from './ui/insightsTimelineSection.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -501,6 +506,10 @@ try {
   });
 
   await clusterTimelineSection({ page, workbench, folder, section, step, screenshot });
+  await insightsTimelineSection({ page, workbench, folder, section, step, screenshot });
+  await breakpointSection({ page, workbench, folder, section, step, screenshot });
+  await explainSection({ page, workbench, folder, section, step, screenshot });
+  await recommendSection({ page, workbench, folder, section, step, screenshot });
 
   await section(options.bench ? 'Timeline benchmark' : 'Timeline benchmark (--bench)');
   if (!options.bench) steps.unselected = true;

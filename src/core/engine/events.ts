@@ -19,6 +19,11 @@ export type EngineEvent =
       readonly output: string;
       readonly error?: string;
       readonly durationMs: number;
+      /**
+       * The attempt ran while a debugger held the app at a breakpoint (a `pause` line): a failure
+       * of the pause, not of the app, which recommendations leave out.
+       */
+      readonly paused?: true;
     }
   | { readonly type: 'result'; readonly t: number; readonly pod: string; readonly container: string; readonly probe: ProbeType; readonly containerId: string; readonly value: CachedResult }
   | {
@@ -119,7 +124,14 @@ export type EngineEvent =
    * rollout replaced it. `pod` is the manifest's pod, or with `--all-pods` the cluster pod's own
    * name (`manifestPod` names the manifest's).
    */
-  | { readonly type: 'target'; readonly t: number; readonly pod: string; readonly manifestPod: string; readonly clusterPod: string; readonly namespace: string; readonly podIP?: string };
+  | { readonly type: 'target'; readonly t: number; readonly pod: string; readonly manifestPod: string; readonly clusterPod: string; readonly namespace: string; readonly podIP?: string }
+  | PauseLine;
+
+/**
+ * A VS Code debug session paused the program under probe (a breakpoint, a step) or let it go on.
+ * Written for each pod of a local session while the extension's breakpoint guard watches it.
+ */
+export type PauseLine = { readonly type: 'pause'; readonly t: number; readonly pod: string; readonly state: 'paused' | 'continued'; readonly debugSession: string };
 
 export type EventSink = (event: EngineEvent) => void;
 

@@ -2,10 +2,11 @@ import type { ProbeModel } from '../manifest';
 import { CLIENT_TIMEOUT_OPTION, clientsWithoutTimeout, type NetworkClient } from '../rules/runtime/exec';
 import { shellScriptIndex } from '../rules/runtime/shellInvocation';
 import type { Fix, TextEdit } from '../rules/types';
-import { comparePositions, type Position, type Range, shiftRange } from '../text/range';
+import { type Range, shiftRange } from '../text/range';
+import { probeFieldEdit } from './probeField';
 import { lineBreakOf, splitLines } from './text';
-import { probeOwnText, writtenInProbe } from './written';
-import { appendToMap, insertAt, insertIntoSequenceAfter, textOf, yamlScalar } from './yamlText';
+import { writtenInProbe } from './written';
+import { insertAt, insertIntoSequenceAfter, textOf, yamlScalar } from './yamlText';
 
 /**
  * L21's fix (validation-rules.md §D.21; kubelet-probes.md E4): give curl (`--max-time`) and wget
@@ -44,7 +45,7 @@ export function clientTimeoutFix(probe: ProbeModel, text: string, lineOffset = 0
     scriptIndex !== undefined
       ? scriptEdits(lines, place, probe, scriptIndex, handler.command[scriptIndex] as string, clients)
       : argvEdits(lines, lineBreakOf(text), place, probe, place(commandAt.value), handler.command, clients);
-  const timeoutEdit = probeTimeoutEdit(lines, lineBreakOf(text), place, probe);
+  const timeoutEdit = probeFieldEdit({ lines, lineBreak: lineBreakOf(text), place }, probe, 'timeoutSeconds', PROBE_TIMEOUT_SECONDS);
   if (!commandEdits || commandEdits.length === 0 || !timeoutEdit) return undefined;
   // Named by what the edits do: a "wget" only inside a URL gets nothing.
   const edited = clients.filter((client) => commandEdits.some((e) => e.client === client));
@@ -110,28 +111,6 @@ function scriptEdits(
 
 function clientWords(script: string): { client: NetworkClient; end: number }[] {
   return [...script.matchAll(CLIENT_WORD)].map((m) => ({ client: m[3] as NetworkClient, end: (m.index ?? 0) + (m[1] ?? '').length + (m[2] ?? '').length }));
-}
-
-/** timeoutSeconds set to 2: its value replaced where written in the probe, else a new entry of the probe's map. */
-function probeTimeoutEdit(lines: readonly string[], lineBreak: string, place: (range: Range) => Range, probe: ProbeModel): TextEdit | undefined {
-  const value = String(PROBE_TIMEOUT_SECONDS);
-  const written = writtenInProbe(probe, 'timeoutSeconds');
-  if (written) return { range: place(written.value), newText: value };
-  // Written elsewhere (an alias, a merge key): changing it there would change other probes.
-  if (probe.locate('timeoutSeconds')) return undefined;
-  const own = probeOwnText(probe);
-  const map = probe.locate('')?.value;
-  if (!own || !map) return undefined;
-  return appendToMap(lines, lineBreak, place(map), lastEntryEnd(probe, place), [`timeoutSeconds: ${value}`]);
-}
-
-/** Where the probe map's last written field ends (of the fields the model knows; a misspelt one after it stays after). */
-function lastEntryEnd(probe: ProbeModel, place: (range: Range) => Range): Position | undefined {
-  const ends = Object.keys(probe.spec).flatMap((field) => {
-    const value = writtenInProbe(probe, field)?.value;
-    return value ? [place(value).end] : [];
-  });
-  return ends.sort(comparePositions).pop();
 }
 
 function baseName(program: string): string {

@@ -54,9 +54,10 @@ export function startupBudgetProblem(liveness: ProbeModel, budgetSeconds: number
  * from the start lets a fast start end the startup phase early, and the budget holds without it.
  *
  * Positions in the container model are chunk-relative; `lineOffset` turns them into lines of
- * `text`, the whole file, and the edit is in file positions.
+ * `text`, the whole file, and the edit is in file positions. `timeoutSeconds`, when given, is the
+ * new probe's own (a measured one: recommend.ts) instead of liveness's.
  */
-export function deriveStartupProbe(container: ContainerModel, text: string, budgetSeconds: number, lineOffset = 0): StartupProbeDerivation {
+export function deriveStartupProbe(container: ContainerModel, text: string, budgetSeconds: number, lineOffset = 0, timeoutSeconds?: number): StartupProbeDerivation {
   const obstacle = startupProbeObstacle(container);
   if (obstacle) return { ok: false, reason: obstacle };
   const liveness = container.probe('liveness') as ProbeModel;
@@ -68,15 +69,15 @@ export function deriveStartupProbe(container: ContainerModel, text: string, budg
   const periodSeconds = liveness.effective.periodSeconds;
   const failureThreshold = startupFailureThreshold(budgetSeconds, periodSeconds);
   // The same endpoint answers as slowly while starting; a startup attempt that times out fails.
-  const timeoutSeconds = liveness.effective.timeoutSeconds > 1 ? liveness.effective.timeoutSeconds : undefined;
+  const timeout = timeoutSeconds ?? liveness.effective.timeoutSeconds;
   const fields: [string, number][] = [
     ['failureThreshold', failureThreshold],
     ['periodSeconds', periodSeconds],
-    ...(timeoutSeconds !== undefined ? [['timeoutSeconds', timeoutSeconds] as [string, number]] : []),
+    ...(timeout > 1 ? [['timeoutSeconds', timeout] as [string, number]] : []),
   ];
   const lineBreak = lineBreakOf(text);
   const edit = isFlowAt(lines, source.container.start) ? flowInsertion(lines, lineBreak, source, fields) : blockInsertion(lines, lineBreak, source, fields);
-  return { ok: true, probe: { edit, failureThreshold, periodSeconds, ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), budgetSeconds: failureThreshold * periodSeconds } };
+  return { ok: true, probe: { edit, failureThreshold, periodSeconds, ...(timeout > 1 ? { timeoutSeconds: timeout } : {}), budgetSeconds: failureThreshold * periodSeconds } };
 }
 
 /** Where the liveness probe and its handler are written, in file positions. */

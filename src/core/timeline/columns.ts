@@ -16,8 +16,10 @@ export class AttemptColumns {
   run = new Uint16Array(16);
   /** Index of the attempt's event in `TimelineModel.events`. */
   source = new Uint32Array(16);
+  /** 1 when the attempt ran while a debugger held the app (its `paused` field), else 0. */
+  paused = new Uint8Array(16);
 
-  push(t: number, durationMs: number, outcome: number, run: number, source: number): void {
+  push(t: number, durationMs: number, outcome: number, run: number, source: number, paused = false): void {
     if (this.length === this.t.length) this.grow();
     const i = this.length++;
     this.t[i] = t;
@@ -25,6 +27,7 @@ export class AttemptColumns {
     this.outcome[i] = outcome;
     this.run[i] = Math.min(run, 0xffff);
     this.source[i] = source;
+    this.paused[i] = paused ? 1 : 0;
   }
 
   /** The first attempt at or after `t` (`length` when none). */
@@ -46,6 +49,7 @@ export class AttemptColumns {
     this.outcome = copyInto(new Uint8Array(size), this.outcome);
     this.run = copyInto(new Uint16Array(size), this.run);
     this.source = copyInto(new Uint32Array(size), this.source);
+    this.paused = copyInto(new Uint8Array(size), this.paused);
   }
 }
 

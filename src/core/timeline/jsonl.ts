@@ -67,7 +67,7 @@ const optional = (valid: (v: unknown) => boolean) => (v: unknown) => v === undef
 
 /** What each line type must hold to be drawn; other fields pass through untouched (a round trip loses nothing). */
 const CHECKS: Readonly<Record<EngineEvent['type'], Check>> = {
-  attempt: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(PROBE_TYPES), containerId: isString, outcome: inSet(OUTCOMES), output: isString, error: optional(isString), durationMs: isNumber }),
+  attempt: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(PROBE_TYPES), containerId: isString, outcome: inSet(OUTCOMES), output: isString, error: optional(isString), durationMs: isNumber, paused: optional((v) => v === true) }),
   result: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(PROBE_TYPES), containerId: isString, value: inSet(RESULTS) }),
   event: fields({ t: isNumber, pod: isString, container: optional(isString), reason: isString, message: isString, probe: optional(inSet(PROBE_TYPES)) }),
   container: fields({ t: isNumber, pod: isString, container: isString, containerId: isString, state: inSet(STATES), restartCount: isNumber, reason: optional(isString) }),
@@ -79,6 +79,7 @@ const CHECKS: Readonly<Record<EngineEvent['type'], Check>> = {
   prediction: fields({ t: isNumber, pod: isString, container: isString, probe: inSet(new Set(['liveness', 'startup'])), containerId: isString, state: inSet(new Set(['pending', 'confirmed', 'missed'])), message: isString }),
   clusterEvent: fields({ t: isNumber, pod: isString, container: optional(isString), reason: isString, message: isString, eventType: inSet(new Set(['Normal', 'Warning'])), count: isNumber }),
   disagreement: fields({ t: isNumber, pod: isString, container: isString, state: inSet(new Set(['open', 'resolved'])), ours: isBoolean, kubelet: isBoolean, cause: isString, message: isString }),
+  pause: fields({ t: isNumber, pod: isString, state: inSet(new Set(['paused', 'continued'])), debugSession: isString }),
   target: fields({ t: isNumber, pod: isString, manifestPod: isString, clusterPod: isString, namespace: isString, podIP: optional(isString) }),
 };
 

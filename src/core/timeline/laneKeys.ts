@@ -25,6 +25,7 @@ export function laneKeyOf(event: EngineEvent): string {
     case 'pod':
     case 'tunnel':
     case 'target':
+    case 'pause':
       return podLaneKey(event.pod);
   }
 }

@@ -5,6 +5,8 @@ import type { ProbeType } from '../manifest/model';
 import { type ContainerClusterParts, emptyContainerClusterParts, emptyPodClusterParts, onClusterEvent, onDisagreement, onKubelet, onPrediction, onTarget, type PodClusterParts } from './clusterLanes';
 import { AttemptColumns, MARK_OUTCOMES, type MarkOutcome } from './columns';
 import { containerLaneKey, podLaneKey, probeLaneKey } from './laneKeys';
+import { blamedOnPause, onPause, type PodPauseParts } from './pauseLanes';
+import { type ModelSection, SectionCursor, sectionLaneKey } from './sections';
 import { changeSpan, type Span } from './spans';
 import type { DroppedEvents } from './store';
 
@@ -33,8 +35,10 @@ export interface Marker {
 export type WorkerSpec = Omit<Extract<EngineEvent, { type: 'worker' }>, 'type' | 't' | 'pod' | 'container' | 'probe'>;
 
 interface LaneBase {
-  /** The store's lane key (`laneKeys.ts`). */
+  /** The store's lane key (`laneKeys.ts`); in a model of several runs, prefixed with its section's name (`sections.ts`). */
   readonly id: string;
+  /** The run the lane is of, in a model of several (`recorded`, `replayed`); none otherwise. */
+  readonly section?: string;
   /** Events the store dropped from this lane, through this time: before it the lane is incomplete. */
   dropped?: { readonly count: number; readonly throughT: number };
 }
@@ -53,6 +57,8 @@ export interface ProbeLane extends LaneBase {
   readonly results: Span<CachedResult>[];
   readonly markers: Marker[];
   readonly counts: Record<MarkOutcome, number>;
+  /** Attempts that failed while a debugger held the app (`pauseLanes.ts`): counted in `counts` too. */
+  pausedFailures: number;
   /** The worker's `lastResult` and `resultRun` (W5), as the attempts so far leave them. */
   runResult: 'Success' | 'Failure' | undefined;
   run: number;
@@ -88,8 +94,8 @@ export interface ContainerLane extends LaneBase, ContainerClusterParts {
   lastContainerId: string;
 }
 
-/** A pod's lane; in a cluster session also what the cluster says of it (`clusterLanes.ts`). */
-export interface PodLane extends LaneBase, PodClusterParts {
+/** A pod's lane; in a cluster session also what the cluster says of it (`clusterLanes.ts`); the debugger's pauses (`pauseLanes.ts`). */
+export interface PodLane extends LaneBase, PodClusterParts, PodPauseParts {
   readonly kind: 'pod';
   readonly name: string;
   /** The pod's Ready condition (S4). */
@@ -112,8 +118,17 @@ export class TimelineModel {
   /** The latest time seen (an event's, or `advanceTo`'s): open spans reach to here. */
   end = 0;
   private readonly byId = new Map<string, Lane>();
-  /** Per pod, the tunnels down now by `local → remote`. */
+  /** Per pod lane id, the tunnels down now by `local → remote`. */
   private readonly openTunnels = new Map<string, Map<string, Span<string>>>();
+  /** Which run each event is of, when the model shows several. */
+  private readonly cursor: SectionCursor | undefined;
+  /** The run of the event being applied (`undefined` without sections). */
+  private section: ModelSection | undefined;
+
+  /** `sections`: the runs the events are of, one after the other (none: one run, lanes unprefixed). */
+  constructor(readonly sections: readonly ModelSection[] = []) {
+    this.cursor = sections.length > 0 ? new SectionCursor(sections) : undefined;
+  }
 
   append(events: Iterable<EngineEvent>): void {
     for (const event of events) this.apply(event);
@@ -126,6 +141,11 @@ export class TimelineModel {
 
   lane(id: string): Lane | undefined {
     return this.byId.get(id);
+  }
+
+  /** The container lane a probe lane is under (in the same run). */
+  containerOf(lane: ProbeLane): ContainerLane | undefined {
+    return this.byId.get(sectionLaneKey(lane.section, containerLaneKey(lane.pod, lane.container))) as ContainerLane | undefined;
   }
 
   /** Pods, each followed by its containers, each followed by its probes: the order lanes are drawn. */
@@ -149,6 +169,7 @@ export class TimelineModel {
 
   private apply(event: EngineEvent): void {
     const source = this.events.length;
+    if (this.cursor) this.section = this.cursor.sectionOf(source);
     this.events.push(event);
     if (event.t > this.end) this.end = event.t;
     switch (event.type) {
@@ -189,6 +210,8 @@ export class TimelineModel {
         if (onTarget(lane, event, source)) for (const container of lane.containers) container.lastContainerId = '';
         return;
       }
+      case 'pause':
+        return onPause(this.podLane(event.pod), event);
     }
   }
 
@@ -212,7 +235,9 @@ export class TimelineModel {
       }
     }
     lane.counts[outcome]++;
-    lane.attempts.push(event.t, event.durationMs, OUTCOME_CODE[outcome], lane.run, source);
+    const paused = event.paused === true;
+    if (blamedOnPause(outcome, paused)) lane.pausedFailures++;
+    lane.attempts.push(event.t, event.durationMs, OUTCOME_CODE[outcome], lane.run, source, paused);
   }
 
   private onKubeletEvent(event: Extract<EngineEvent, { type: 'event' }>, source: number): void {
@@ -242,8 +267,8 @@ export class TimelineModel {
 
   private onTunnel(event: Extract<EngineEvent, { type: 'tunnel' }>): void {
     const lane = this.podLane(event.pod);
-    let open = this.openTunnels.get(event.pod);
-    if (!open) this.openTunnels.set(event.pod, (open = new Map()));
+    let open = this.openTunnels.get(lane.id);
+    if (!open) this.openTunnels.set(lane.id, (open = new Map()));
     const which = `${event.local} → ${event.remote}`;
     const down = open.get(which);
     if (event.state === 'down' && !down) {
@@ -256,11 +281,17 @@ export class TimelineModel {
     }
   }
 
+  /** A lane id in the run being applied, and the lane's `section` field. */
+  private inSection(key: string): { id: string; section?: string } {
+    const section = this.section?.name;
+    return section === undefined ? { id: key } : { id: sectionLaneKey(section, key), section };
+  }
+
   private podLane(name: string): PodLane {
-    const id = podLaneKey(name);
+    const { id, section } = this.inSection(podLaneKey(name));
     let lane = this.byId.get(id) as PodLane | undefined;
     if (!lane) {
-      lane = { kind: 'pod', id, name, ready: [], tunnelsDown: [], markers: [], containers: [], ...emptyPodClusterParts() };
+      lane = { kind: 'pod', id, ...(section !== undefined ? { section } : {}), name, ready: [], tunnelsDown: [], markers: [], containers: [], pauses: [], ...emptyPodClusterParts() };
       this.pods.push(lane);
       this.byId.set(id, lane);
     }
@@ -268,10 +299,10 @@ export class TimelineModel {
   }
 
   private containerLane(pod: string, name: string): ContainerLane {
-    const id = containerLaneKey(pod, name);
+    const { id, section } = this.inSection(containerLaneKey(pod, name));
     let lane = this.byId.get(id) as ContainerLane | undefined;
     if (!lane) {
-      lane = { kind: 'container', id, pod, name, states: [], restarts: [], markers: [], ready: [], probes: [], lastContainerId: '', ...emptyContainerClusterParts() };
+      lane = { kind: 'container', id, ...(section !== undefined ? { section } : {}), pod, name, states: [], restarts: [], markers: [], ready: [], probes: [], lastContainerId: '', ...emptyContainerClusterParts() };
       this.podLane(pod).containers.push(lane);
       this.byId.set(id, lane);
     }
@@ -283,10 +314,26 @@ export class TimelineModel {
    * a lane first met any other way (a recording without `worker` lines) goes in kubelet order.
    */
   private probeLane(pod: string, container: string, probe: ProbeType, fromWorker: boolean): ProbeLane {
-    const id = probeLaneKey(pod, container, probe);
+    const { id, section } = this.inSection(probeLaneKey(pod, container, probe));
     let lane = this.byId.get(id) as ProbeLane | undefined;
     if (!lane) {
-      lane = { kind: 'probe', id, pod, container, probe, spec: undefined, workerRestarts: [], attempts: new AttemptColumns(), results: [], markers: [], counts: { success: 0, warning: 0, failure: 0, unknown: 0, error: 0 }, runResult: undefined, run: 0 };
+      lane = {
+        kind: 'probe',
+        id,
+        ...(section !== undefined ? { section } : {}),
+        pod,
+        container,
+        probe,
+        spec: undefined,
+        workerRestarts: [],
+        attempts: new AttemptColumns(),
+        results: [],
+        markers: [],
+        counts: { success: 0, warning: 0, failure: 0, unknown: 0, error: 0 },
+        pausedFailures: 0,
+        runResult: undefined,
+        run: 0,
+      };
       const probes = this.containerLane(pod, container).probes;
       const at = fromWorker ? probes.length : probes.findIndex((p) => p.spec === undefined && PROBE_RANK[p.probe] > PROBE_RANK[probe]);
       probes.splice(at < 0 ? probes.length : at, 0, lane);

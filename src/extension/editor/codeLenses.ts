@@ -8,6 +8,7 @@ import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import { kubeletSuffix, podsFor } from '../../core/session/clusterText';
 import type { SessionSnapshot } from '../../core/session/snapshot';
+import type { PauseCountdowns } from '../debug/pauseCountdowns';
 import type { LiveState } from './liveState';
 import { podNamesOf } from './podNames';
 
@@ -42,14 +43,17 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
   constructor(
     private readonly models: ManifestModels,
     private readonly live: LiveState,
+    /** The breakpoint guard's: a countdown leads the container's lens line while a debugger holds the program. */
+    private readonly pauses?: PauseCountdowns,
   ) {
     // VS Code asks again after every edit by itself: telling it too would only delay its asking
     // (its debounce starts over), and the lenses would trail the findings of the same read.
     this.subscriptions = [this.changes, models.onDidUpdate(({ cause }) => cause !== 'edit' && this.changes.fire()), live.onDidChange(() => this.refreshSoon())];
+    if (pauses) this.subscriptions.push(pauses.onDidChange(() => this.refreshSoon()));
   }
 
-  static register(models: ManifestModels, live: LiveState): vscode.Disposable {
-    const provider = new ProbeCodeLenses(models, live);
+  static register(models: ManifestModels, live: LiveState, pauses?: PauseCountdowns): vscode.Disposable {
+    const provider = new ProbeCodeLenses(models, live, pauses);
     return vscode.Disposable.from(provider, vscode.languages.registerCodeLensProvider({ language: 'yaml' }, provider));
   }
 
@@ -110,7 +114,9 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
       this.liveLensesTaken();
       // The session's published snapshot: the same one the Probes view and the status bar show.
       const snapshot = this.live.snapshot(uri);
+      const paused = this.pauses?.forContainer(uri, pod, container.name);
       return [
+        ...(paused ? [new vscode.CodeLens(range, { title: `$(debug-pause) ${paused.text}`, command: '', tooltip: paused.detail })] : []),
         new vscode.CodeLens(range, { title: snapshot ? containerLensTitle(snapshot, pod, container.name) : NOT_STARTED, command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
         new vscode.CodeLens(range, { title: 'Open timeline', command: 'probeLens.openTimeline', arguments: [target] }),
         new vscode.CodeLens(range, { title: 'Stop', command: 'probeLens.stopProbing', arguments: [{ uri }] }),

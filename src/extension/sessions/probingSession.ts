@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
 import type { Disposable } from '../../core/engine/disposable';
-import type { EngineEvent } from '../../core/engine/events';
+import type { EngineEvent, PauseLine } from '../../core/engine/events';
 import { type DesiredPod, desiredPodsOf, Manager, podRuntimes, probeDependencies } from '../../core/engine/manager';
 import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';
 import { type PodSpecModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
@@ -77,6 +77,9 @@ export interface SessionOptions {
 /** Sees every event of a session as it is recorded. */
 export type RecordListener = (event: EngineEvent) => void;
 
+/** Sees each event before it is recorded, and returns it as it is to be recorded. */
+export type EventMarker = (event: EngineEvent) => EngineEvent;
+
 /**
  * A session publishes its snapshot at most this often, however fast it goes: the one cadence at
  * which the Probes view, the lenses, the status bar and the hovers all redraw, from that snapshot.
@@ -100,6 +103,8 @@ export class ProbingSession implements vscode.Disposable {
   readonly startedAt = Date.now();
   /** A plain array, not an emitter: `record` runs for every event, and usually nobody listens. */
   private recordListeners: RecordListener[] = [];
+  /** The breakpoint guard's: marks attempts that ran while a debugger held the app. */
+  private marker: EventMarker | undefined;
   /** Our kubelet's pod runtimes; `undefined` when a driver runs the pods. */
   private readonly manager: Manager<PodRuntime> | undefined;
   private readonly driver: PodDriver;
@@ -262,6 +267,23 @@ export class ProbingSession implements vscode.Disposable {
     });
   }
 
+  /**
+   * Has `marker` see every event first, and record what it returns, until disposed (one marker at
+   * a time): the breakpoint guard marks the attempts that ran while a debugger held the app
+   * (`paused: true`), which the timeline, the state and the recording all then see.
+   */
+  markEvents(marker: EventMarker): vscode.Disposable {
+    this.marker = marker;
+    return new vscode.Disposable(() => {
+      if (this.marker === marker) this.marker = undefined;
+    });
+  }
+
+  /** Records a line from outside the engine: a debugger paused or let go of the program under probe. */
+  note(line: PauseLine): void {
+    if (!this.stopped) this.record(line);
+  }
+
   /** Ties something to the session's lifetime: disposed when it stops. */
   own(disposable: vscode.Disposable): void {
     if (this.stopped) disposable.dispose();
@@ -288,7 +310,8 @@ export class ProbingSession implements vscode.Disposable {
     this.changes.dispose();
   }
 
-  private record(event: EngineEvent): void {
+  private record(engineEvent: EngineEvent): void {
+    const event = this.marker ? this.marker(engineEvent) : engineEvent;
     this.live.apply(event);
     this.events.push(event);
     const listeners = this.recordListeners;

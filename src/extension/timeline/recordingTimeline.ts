@@ -3,6 +3,7 @@ import type { EngineEvent } from '../../core/engine/events';
 import { runHeader } from '../../core/timeline/jsonl';
 import type { TimelineClock, TimelineRestore, TimelineSource } from '../../shared/protocol';
 import { baseName } from '../documents/fileNames';
+import type { ExplainableRun } from './explainMoment';
 import type { Recording } from './recordingReader';
 import type { Exportable, Outgoing, TimelineContent, TimelineSnapshot } from './timelinePanel';
 
@@ -46,7 +47,12 @@ export class RecordingTimeline implements TimelineContent {
       capacity: this.recording.store.capacity,
       canReveal: this.manifest !== undefined,
       canExport: true,
+      canExplain: true,
     };
+  }
+
+  explainable(): ExplainableRun {
+    return { header: this.recording.header, events: this.events() };
   }
 
   snapshot(): TimelineSnapshot {
@@ -124,7 +130,7 @@ export class FailedTimeline implements TimelineContent {
 }
 
 /** Wall-clock time when the header says when t = 0 was (`run`, a live session); else virtual seconds. */
-function clockOf(startedAt: unknown): TimelineClock {
+export function clockOf(startedAt: unknown): TimelineClock {
   const ms = typeof startedAt === 'string' ? Date.parse(startedAt) : NaN;
   return Number.isFinite(ms) ? { kind: 'wall', startedAtMs: ms } : { kind: 'virtual' };
 }

@@ -3,7 +3,9 @@ import { TIMELINE_VIEW_TYPE } from '../../shared/protocol';
 import { readTarget } from '../commands/args';
 import { pickSession } from '../commands/pickers';
 import type { Sessions } from '../sessions/sessions';
+import { notify } from '../sessions/notices';
 import type { ProbeTreeNode } from '../tree/nodes';
+import { readComparisonRequest } from './comparisonTimeline';
 import { lanesOf } from './manifestLanes';
 import type { SavedTimelines } from './savedTimelines';
 import type { TimelinePanel } from './timelinePanel';
@@ -21,7 +23,8 @@ export interface TimelineWiring {
 }
 
 /**
- * The timeline's commands (*Open Timeline from File…*, *Export Timeline…*), the serializer that
+ * The timeline's commands (*Open Timeline from File…*, *Export Timeline…*, and the internal
+ * `probeLens.timeline.showComparison` *What if…* opens its result with), the serializer that
  * revives panels after a window reload, the editor's and the Probes view's selection highlighting
  * lanes, and the pruning of old saved timelines. (`probeLens.openTimeline` is a probing command:
  * it opens a session's panel.)
@@ -33,6 +36,7 @@ export function registerTimeline({ panels, sessions, treeView }: TimelineWiring,
   return vscode.Disposable.from(
     vscode.commands.registerCommand('probeLens.openTimelineFromFile', (...args: unknown[]) => openTimelineFromFile(panels, args)),
     vscode.commands.registerCommand('probeLens.exportTimeline', (...args: unknown[]) => exportTimeline(panels, sessions, args)),
+    vscode.commands.registerCommand('probeLens.timeline.showComparison', (request: unknown) => showComparison(panels, request)),
     vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => panels.deserialize(panel, state) }),
     vscode.window.onDidChangeTextEditorSelection((event) => {
       clearTimeout(settle);
@@ -52,6 +56,20 @@ export function registerTimeline({ panels, sessions, treeView }: TimelineWiring,
       clearTimeout(prune);
     }),
   );
+}
+
+/**
+ * `probeLens.timeline.showComparison({title, recorded: {header, events}, replayed: {header, events}})`
+ * → the panel: the recorded run above its replay with the edited manifest. Internal (not in the
+ * palette): *What if…* calls it.
+ */
+function showComparison(panels: TimelinePanels, request: unknown): TimelinePanel | undefined {
+  const read = readComparisonRequest(request);
+  if (typeof read === 'string') {
+    void notify('error', `the comparison cannot be shown: ${read}.`);
+    return undefined;
+  }
+  return panels.openComparison(read);
 }
 
 /** `openTimelineFromFile([uri])` → the panel; without a URI, the user picks a `.jsonl`. */

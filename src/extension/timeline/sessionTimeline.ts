@@ -6,6 +6,7 @@ import { type RunHeader, runHeader } from '../../core/timeline/jsonl';
 import type { TimelineRestore, TimelineSource } from '../../shared/protocol';
 import { baseName } from '../documents/fileNames';
 import type { ProbingSession } from '../sessions/probingSession';
+import type { ExplainableRun } from './explainMoment';
 import { writeRecordingSync } from './recordingFiles';
 import type { Exportable, Outgoing, TimelineContent, TimelineSnapshot } from './timelinePanel';
 
@@ -96,7 +97,13 @@ export class SessionTimeline implements TimelineContent {
       capacity: session.events.capacity,
       canReveal: true,
       canExport: true,
+      canExplain: true,
     };
+  }
+
+  /** The session's lines as they are now (a live one's up to the moment asked about). */
+  explainable(): ExplainableRun {
+    return { header: sessionHeader(this.session), events: this.session.events.events() };
   }
 
   snapshot(): TimelineSnapshot {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { EngineEvent } from '../../core/engine/events';
 import type { RunHeader } from '../../core/timeline/jsonl';
 import { type HostMessage, isWebviewMessage, TIMELINE_PROTOCOL_VERSION, type TimelineRestore, type TimelineSource, type WebviewMessage } from '../../shared/protocol';
+import type { ExplainableRun, ExplainAnswer } from './explainMoment';
 
 /** A host message before the protocol version is stamped on it. */
 export type Outgoing = HostMessage extends infer M ? (M extends HostMessage ? Omit<M, 'protocol'> : never) : never;
@@ -10,7 +11,7 @@ export type Outgoing = HostMessage extends infer M ? (M extends HostMessage ? Om
  * What a (re)created webview loads: everything the source holds now (the `load` message's data),
  * and, for a stopped session, why it will send nothing more (an `ended` follows the load).
  */
-export type TimelineSnapshot = Pick<Extract<HostMessage, { type: 'load' }>, 'header' | 'events' | 'dropped' | 'now' | 'problems' | 'skipped'> & { readonly ended?: string };
+export type TimelineSnapshot = Pick<Extract<HostMessage, { type: 'load' }>, 'header' | 'events' | 'dropped' | 'now' | 'problems' | 'skipped' | 'sections'> & { readonly ended?: string };
 
 /** What *Export…* writes: `toJsonLines(header, events)`. */
 export interface Exportable {
@@ -48,12 +49,19 @@ export interface TimelineContent extends vscode.Disposable {
   exportable(): Exportable;
   /** Keeps what a revived panel needs (the extension deactivates): synchronous. */
   persist(): void;
+  /**
+   * The lines the selection's *why* is read from (`explainMoment.ts`): the run's, or in a timeline
+   * of several the `section`'s. None: the panel cannot say why (`canExplain` unset).
+   */
+  explainable?(section: string | undefined): ExplainableRun | undefined;
 }
 
 /** What a panel asks of its manager for a message from the webview. */
 export interface PanelActions {
   reveal(panel: TimelinePanel, message: Extract<WebviewMessage, { type: 'reveal' }>): Promise<unknown>;
   export(panel: TimelinePanel): Promise<unknown>;
+  /** The selection's *why*: answered with `answer`. */
+  explain(panel: TimelinePanel, message: Extract<WebviewMessage, { type: 'explain' }>): void;
 }
 
 /** A host message as the panel sent it, without its events (for tests): how many, and the rest. */
@@ -64,6 +72,10 @@ export interface SentMessage {
   readonly loading?: boolean;
   readonly lanes?: readonly string[];
   readonly live?: boolean;
+  /** An `explanation`: the question it answers, and its sentence or why there is none. */
+  readonly request?: number;
+  readonly sentence?: string;
+  readonly failure?: string;
   readonly at: number;
 }
 
@@ -130,7 +142,7 @@ export class TimelinePanel implements vscode.Disposable {
     return this.state === 'loaded';
   }
 
-  /** The content, once known (a revived panel reads its file first). */
+  /** The content, once known (a revived panel reads its file first), or new content for a panel showing other (a comparison run again): a webview there loads it. */
   setContent(content: TimelineContent): void {
     if (this.disposed) {
       content.dispose();
@@ -141,7 +153,15 @@ export class TimelinePanel implements vscode.Disposable {
     if (this.readyBeforeContent) {
       this.readyBeforeContent = false;
       void this.load();
+    } else if (this.state !== 'waiting') {
+      void this.load();
     }
+  }
+
+  /** The answer to the webview's `explain` of `request`. */
+  answer(request: number, answer: ExplainAnswer): void {
+    if (this.state === 'waiting') return;
+    this.post({ type: 'explanation', request, ...answer });
   }
 
   /** Lanes to highlight (the editor's or the tree's selection); kept for the next load. */
@@ -176,6 +196,9 @@ export class TimelinePanel implements vscode.Disposable {
         return;
       case 'export':
         void this.actions.export(this);
+        return;
+      case 'explain':
+        this.actions.explain(this, message);
         return;
     }
   }
@@ -237,6 +260,7 @@ export class TimelinePanel implements vscode.Disposable {
       ...(snapshot.skipped !== undefined ? { skipped: snapshot.skipped } : {}),
       ...(restore ? { restore } : {}),
       ...(more ? { loading: true } : {}),
+      ...(snapshot.sections ? { sections: snapshot.sections } : {}),
     });
     for (let at = FIRST_SLICE_EVENTS; at < events.length; at += APPEND_SLICE_EVENTS) {
       if (generation !== this.generation) return;
@@ -263,6 +287,7 @@ export class TimelinePanel implements vscode.Disposable {
       ...('loading' in message && message.loading !== undefined ? { loading: message.loading } : {}),
       ...('lanes' in message ? { lanes: message.lanes } : {}),
       ...('source' in message ? { live: message.source.live } : {}),
+      ...(message.type === 'explanation' ? { request: message.request, ...(message.explanation ? { sentence: message.explanation.sentence } : {}), ...(message.failure !== undefined ? { failure: message.failure } : {}) } : {}),
     };
     this.remember(this.sent, summary);
     return this.webviewPanel.webview.postMessage({ ...message, protocol: TIMELINE_PROTOCOL_VERSION }).then(

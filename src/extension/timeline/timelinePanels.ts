@@ -11,6 +11,8 @@ import { timelineHtml, timelineWebviewOptions } from './panelHtml';
 import { readRecording, recordingLimit, writeRecording } from './recordingFiles';
 import { FailedTimeline, RecordingTimeline } from './recordingTimeline';
 import type { SavedTimelines } from './savedTimelines';
+import { ComparisonTimeline, type ComparisonRequest, comparisonKey } from './comparisonTimeline';
+import { explainMoment } from './explainMoment';
 import { exportableSession, SessionTimeline, sessionKey } from './sessionTimeline';
 import { type Exportable, TimelinePanel, type TimelineContent } from './timelinePanel';
 import { notify, PREFIX } from '../sessions/notices';
@@ -108,6 +110,21 @@ export class TimelinePanels implements vscode.Disposable {
     return panel;
   }
 
+  /**
+   * A recording and its replay one above the other (`probeLens.timeline.showComparison`): a panel
+   * per title, its content replaced when the same comparison is made again.
+   */
+  openComparison(request: ComparisonRequest): TimelinePanel {
+    const content = new ComparisonTimeline(request, readSettings().timelineMaxEvents);
+    const existing = this.panels.get(comparisonKey(request.title));
+    if (existing) {
+      existing.setContent(content);
+      existing.reveal(false);
+      return existing;
+    }
+    return this.create(content.key, content.title, content, false);
+  }
+
   /** A panel VS Code revives after a reload: its webview's state says what to read again. */
   async deserialize(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const restore = viewStateOf(state)?.restore;
@@ -192,6 +209,29 @@ export class TimelinePanels implements vscode.Disposable {
     return editor;
   }
 
+  /**
+   * The selection's *why*: the container explained at the moment asked, from the panel's lines up
+   * to then, and the answer sent back (a failure is an answer too: the webview says it).
+   */
+  explain(panel: TimelinePanel, request: Extract<WebviewMessage, { type: 'explain' }>): void {
+    const run = panel.content?.explainable?.(request.section);
+    if (!run) {
+      panel.answer(request.request, { failure: 'this timeline has no lines to explain' });
+      return;
+    }
+    const started = performance.now();
+    let answer: ReturnType<typeof explainMoment>;
+    try {
+      answer = explainMoment(run, request);
+    } catch (error) {
+      // A bug in the insights must not leave the webview waiting: it is logged, and said.
+      this.deps.log.error(`timeline: explaining ${request.pod}/${request.container} at ${request.t} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      answer = { failure: 'Probe Lens could not explain this moment (see the Probe Lens output)' };
+    }
+    this.deps.log.debug(`timeline: ${request.pod}/${request.container} at ${request.t} explained from ${run.events.length} lines in ${Math.round(performance.now() - started)} ms`);
+    panel.answer(request.request, answer);
+  }
+
   /** The editor's cursor moved in `document`: the panels of that manifest highlight what is under it. */
   highlightAt(document: vscode.TextDocument, position: vscode.Position): void {
     const key = document.uri.toString();
@@ -231,6 +271,7 @@ export class TimelinePanels implements vscode.Disposable {
   private readonly actions = {
     reveal: (panel: TimelinePanel, message: Extract<WebviewMessage, { type: 'reveal' }>) => this.reveal(panel, message),
     export: (panel: TimelinePanel) => this.export(panel),
+    explain: (panel: TimelinePanel, message: Extract<WebviewMessage, { type: 'explain' }>) => this.explain(panel, message),
   };
 
   /** A panel for `key`; without `content` yet, it waits for `setContent` (its webview starts meanwhile). */

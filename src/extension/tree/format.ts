@@ -5,6 +5,8 @@ import type { ProbeType } from '../../core/manifest';
 import { trailingFailures } from '../../core/session/outcomes';
 import { clusterEventLine, clusterPodSentence, disagreementSentence, kubeletSentence, kubeletSuffix, podKubeletWords } from '../../core/session/clusterText';
 import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
+import type { Explanation } from '../../core/insights/explain';
+import { explanationMarkdown } from '../../core/insights/explainMarkdown';
 import type { SessionKind } from '../sessions/probingSession';
 
 /**
@@ -146,7 +148,7 @@ function clusterLines(pod: PodSnapshot): string[] {
  * restarts 3 (liveness)`, `restarting (liveness failed) · restarts 1 (liveness)`; where kills are
  * only reported, `would restart now (liveness failed) · would restart 1× (liveness)`.
  */
-export function presentContainer(name: string, container: ContainerSnapshot | undefined, kills: KillMode): Presentation {
+export function presentContainer(name: string, container: ContainerSnapshot | undefined, kills: KillMode, why?: Explanation): Presentation {
   if (!container) return { label: name, description: 'not started yet', icon: PENDING, tooltip: { markdown: `Container **${escapeMarkdown(name)}** has not started yet` } };
   const restarts = restartsLabel(container, kills);
   const backOff = container.message === undefined ? undefined : crashLoopDelayMs(container.message);
@@ -190,6 +192,8 @@ export function presentContainer(name: string, container: ContainerSnapshot | un
     '',
     `${container.started ? 'started' : 'not started'} · ${container.ready ? 'ready' : 'not ready'}${container.startedAt !== undefined ? ` · this instance started at t=${container.startedAt.toFixed(1)}s` : ''}`,
     '',
+    // Why it is in that state (issue 12 §1): the sentence and its causes, from the session's events.
+    ...(why ? [explanationMarkdown(why, '**Why**'), ''] : []),
     restartLine,
     ...kubeletLines(container),
     ...(container.message ? ['', escapeMarkdown(container.message)] : []),

@@ -9,6 +9,7 @@ import type { Sessions } from '../sessions/sessions';
 import { podsFor } from '../../core/session/clusterText';
 import { type Presentation, presentContainer, presentPod, presentPodGroup, presentProbe, presentSession, wallTime } from './format';
 import { type ProbeTreeNode, specPodOf } from './nodes';
+import { SessionExplanations } from '../editor/sessionExplanations';
 
 export const PROBES_VIEW = 'probeLens.probes';
 
@@ -36,6 +37,8 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
   /** Per pods-as-synced array: the tree's shape it gives (the array changes only on a sync). */
   private readonly shapes = new WeakMap<readonly DesiredPod[], string>();
   private structure = '';
+  /** Why each container is in its state: a session's history indexed at most once per snapshot, and a row's why at most 5 s old (a redraw closes its tooltip). */
+  private readonly explanations = new SessionExplanations();
   private readonly subscription: vscode.Disposable;
   /** How many times the view was told to redraw (all of it or some rows): for tests. */
   refreshes = 0;
@@ -213,7 +216,7 @@ export class ProbeTreeProvider implements vscode.TreeDataProvider<ProbeTreeNode>
         return members.length > 0 ? presentPodGroup(node.pod, members, state.kills) : presentPod(node.pod, state.pods.get(node.pod), state.kills);
       }
       case 'container':
-        return presentContainer(node.container, state.pods.get(node.pod)?.containers.get(node.container), state.kills);
+        return presentContainer(node.container, state.pods.get(node.pod)?.containers.get(node.container), state.kills, this.explanations.explain(session, node.pod, node.container, { maxAgeMs: 5_000 }));
       case 'probe': {
         const model = containerModel(session, specPodOf(node), node.container)?.probe(node.probe);
         const container = state.pods.get(node.pod)?.containers.get(node.container);

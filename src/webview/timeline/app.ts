@@ -6,9 +6,8 @@
  * view; what the user set is saved (`viewState.ts`). Shared by the VS Code panel and the CLI's
  * HTML page: only the `TimelineHost` differs.
  */
-import { containerLaneKey } from '../../core/timeline/laneKeys';
-import type { ContainerLane, Lane, ProbeLane } from '../../core/timeline/viewModel';
-import { type HostMessage, TIMELINE_PROTOCOL_VERSION } from '../../shared/protocol';
+import type { Lane, ProbeLane } from '../../core/timeline/viewModel';
+import { type HostMessage, TIMELINE_PROTOCOL_VERSION, type TimelineEvidence } from '../../shared/protocol';
 import { AxisLabels } from './axis';
 import { Controls } from './controls';
 import { type DescribeContext, laneDetail, laneSummary } from './describe';
@@ -31,6 +30,8 @@ import { buildPanelDom, type PanelDom } from './panelDom';
 import { Renderer } from './render/renderer';
 import { ReplayController } from './replay';
 import { revealMessage } from './reveal';
+import { SectionHeadings } from './sectionHeadings';
+import { evidenceHit, momentOf } from './selection';
 import { type LoadMessage, TimelineSession } from './session';
 import { SpokenLabels } from './spokenLabels';
 import type { TimelineTestHooks } from './testHooks';
@@ -40,6 +41,8 @@ import { TooltipView } from './tooltip';
 import { ViewControls } from './viewControls';
 import { snapshotViewState, ViewStatePersistence } from './viewState';
 import { Viewport } from './viewport';
+import { WhyController } from './why';
+import { WhyView } from './whyView';
 
 export class TimelineApp {
   private readonly session = new TimelineSession();
@@ -63,6 +66,10 @@ export class TimelineApp {
   private readonly lanes: LaneList;
   private readonly inspector: Inspector;
   private readonly spoken: SpokenLabels;
+  private readonly headings = new SectionHeadings();
+  private readonly whyView: WhyView;
+  /** The moment selected on a container's lane, and its *why*. */
+  private readonly why: WhyController;
 
   constructor(private readonly host: TimelineHost) {
     this.persistence = new ViewStatePersistence(host);
@@ -90,7 +97,18 @@ export class TimelineApp {
         this.changed();
       },
     });
-    this.dom = buildPanelDom({ toolbar: this.controls.toolbar, filters: this.controls.filters, notes: this.notes.element, axis: this.axis.element, legend: this.controls.legend, tooltip: this.tooltip.element });
+    this.whyView = new WhyView(hasCodicons(), { evidence: (e) => this.showEvidence(e), close: () => this.clearSelection() });
+    this.why = new WhyController(host, this.whyView, () => this.session.clock);
+    this.dom = buildPanelDom({
+      toolbar: this.controls.toolbar,
+      filters: this.controls.filters,
+      notes: this.notes.element,
+      axis: this.axis.element,
+      legend: this.controls.legend,
+      tooltip: this.tooltip.element,
+      why: this.whyView.element,
+      headings: this.headings.element,
+    });
     const { canvas, scroller } = this.dom;
     this.renderer = new Renderer(canvas);
     this.lanes = new LaneList({ click: (row) => this.reveal(row.lane), activate: (row) => this.laneActivated(row), key: (event) => this.onLaneKey(event) }, { summary: laneSummary, detail: laneDetail }, scroller);
@@ -129,6 +147,9 @@ export class TimelineApp {
       case 'failed':
         this.session.fail(message.message);
         break;
+      case 'explanation':
+        this.why.receive(message);
+        break;
     }
     this.frames.request();
   }
@@ -143,6 +164,7 @@ export class TimelineApp {
     this.inspector.reset();
     const { source } = message;
     this.controls.setSource(this.session.title, source.replayable, source.canExport);
+    this.why.sourceLoaded(source.canExplain === true);
     this.dom.axisCorner.textContent = source.clock.kind === 'wall' ? 'local time' : 'elapsed';
     this.view.sourceLoaded(!this.loaded, wasLive, saved);
     this.loaded = true;
@@ -163,12 +185,15 @@ export class TimelineApp {
     this.spoken.lanesFilled(this.session.feed.version);
     this.refreshChips();
     this.refreshClusterLegend();
+    this.headings.update(layout);
     this.inspector.rowsRebuilt(layout);
+    this.why.rowsRebuilt(layout);
   }
 
-  /** The legend's cluster group, while the model holds a cluster session's lines (rows are laid out again when the first comes). */
+  /** The legend's cluster and debugger groups, while the model holds such lines (rows are laid out again when the first comes). */
   private refreshClusterLegend(): void {
     this.controls.clusterLegend.update(this.session.feed.hasCluster, this.palette);
+    this.controls.pauseLegend.update(this.session.feed.hasPauses, this.palette);
   }
 
   private refreshChips(): void {
@@ -226,6 +251,7 @@ export class TimelineApp {
       palette: this.palette,
       hover: this.inspector.hover,
       focus: this.inspector.focus,
+      selection: this.why.selection,
     });
     this.axis.update(ticks, v);
     this.painted++;
@@ -269,7 +295,12 @@ export class TimelineApp {
   private canvasLabel(now: number): string {
     const { clock, isLive } = this.session;
     const v = this.viewport;
-    return `Timeline of ${this.rows.layout.rows.length} lanes, ${formatPoint(v.start, clock)} to ${formatPoint(v.end, clock)}${isLive ? `, live at ${formatPoint(now, clock)}` : ''}. Arrow keys pan, plus and minus zoom, 0 fits all, F follows live.${this.session.feed.hasCluster ? " Under a pod's and a container's own bands, the cluster's kubelet's Ready and the cluster's events." : ''} The lane list beside it reads each lane and its marks.`;
+    const feed = this.session.feed;
+    const runs = feed.sections.length > 1 ? ` ${feed.sections.length} runs one above the other on one time axis: ${feed.sections.map((s) => s.title).join(', then ')}.` : '';
+    const cluster = feed.hasCluster ? " Under a pod's and a container's own bands, the cluster's kubelet's Ready and the cluster's events." : '';
+    const pauses = feed.hasPauses ? " A debugger's pauses are striped on a pod's lane; the attempts they failed are hatched, the pause's failures and not the app's." : '';
+    const why = this.why.enabled ? " A click on a container's lane, or a step through its items in the lane list, says why it is in its state then." : '';
+    return `Timeline of ${this.rows.layout.rows.length} lanes, ${formatPoint(v.start, clock)} to ${formatPoint(v.end, clock)}${isLive ? `, live at ${formatPoint(now, clock)}` : ''}. Arrow keys pan, plus and minus zoom, 0 fits all, F follows live.${runs}${cluster}${pauses}${why} The lane list beside it reads each lane and its marks.`;
   }
 
   // ─── Input ─────────────────────────────────────────────────────────────────
@@ -290,10 +321,7 @@ export class TimelineApp {
       pointerLeft: (dragging) => {
         if (this.inspector.pointerLeft(dragging)) this.frames.request();
       },
-      clickAt: (x, y) => {
-        const hit = this.hitAt(x, y);
-        if (hit) this.reveal(hit.lane);
-      },
+      clickAt: (x, y) => this.clickAt(x, y),
       blurred: () => this.inspector.blurred(),
       run: (command) => this.run(command),
     };
@@ -341,7 +369,9 @@ export class TimelineApp {
         return true;
       case 'dismiss':
         this.inspector.hideTooltip();
-        return false;
+        if (!this.why.selection) return false;
+        this.clearSelection();
+        return true;
     }
   }
 
@@ -351,6 +381,46 @@ export class TimelineApp {
     const y = clientY - rect.top;
     if (x < 0 || y < 0 || x > rect.width || y > rect.height) return undefined;
     return hitTest(this.rows.layout, this.viewport, x, y + this.dom.scroller.scrollTop, { hiddenOutcomes: this.filters.hiddenOutcomes, now: this.session.now(performance.now()) });
+  }
+
+  /**
+   * A click on a container's lane selects that moment (its *why* shows), where the host can say
+   * why; anywhere else — and on the CLI's page — it shows the lane in the manifest.
+   */
+  private clickAt(clientX: number, clientY: number): void {
+    const hit = this.hitAt(clientX, clientY);
+    if (!hit) return;
+    if (hit.lane.kind === 'container' && this.why.enabled) {
+      const now = this.session.now(performance.now());
+      const x = clientX - this.dom.canvas.getBoundingClientRect().left;
+      // On an instant (a restart, an event) the moment is its own; on a stretch, where the click is.
+      const instant = 'span' in hit || hit.kind === 'lane' || hit.kind === 'dropped' ? undefined : momentOf(hit, now);
+      const t = instant ?? Math.max(0, Math.min(now, this.viewport.toT(x)));
+      this.why.select(hit.lane, t);
+      this.frames.request();
+      return;
+    }
+    this.reveal(hit.lane);
+  }
+
+  private clearSelection(): void {
+    // The keyboard was in the details area, which goes: it goes back to the lanes.
+    if (this.whyView.element.contains(document.activeElement)) this.lanes.element.focus();
+    this.why.clear();
+    this.frames.request();
+  }
+
+  /** A cited line's button: the view moves to it, the keyboard's focus goes on it (outlined, its tooltip shown). */
+  private showEvidence(evidence: TimelineEvidence): void {
+    this.view.reveal(evidence.t);
+    const hit = evidenceHit(this.rows.layout, evidence, this.session.now(performance.now()));
+    if (hit) {
+      this.lanes.setActive(hit.row.index, false);
+      if (hit.kind !== 'lane') this.inspector.focusOn(hit);
+    }
+    this.paint();
+    this.inspector.showFocus();
+    this.changed();
   }
 
   private pointAt(clientX: number, clientY: number): void {
@@ -371,7 +441,7 @@ export class TimelineApp {
       events: model.events,
       clock: this.session.clock,
       now: this.session.now(performance.now()),
-      containerOf: (lane: ProbeLane) => model.lane(containerLaneKey(lane.pod, lane.container)) as ContainerLane | undefined,
+      containerOf: (lane: ProbeLane) => model.containerOf(lane),
       capacity: this.session.source?.capacity ?? 0,
     };
   }
@@ -393,6 +463,9 @@ export class TimelineApp {
       const hit = stepItem(row, event.key, this.inspector.focus, this.viewport, this.filters.hiddenOutcomes);
       if (!hit) return;
       this.inspector.focusOn(hit);
+      // On a container's lane the keyboard's item is the moment selected: its *why* follows.
+      const moment = momentOf(hit, this.session.now(performance.now()));
+      if (hit.lane.kind === 'container' && moment !== undefined) this.why.select(hit.lane, moment);
       this.view.reveal(itemTime(hit));
       // Drawn at once: the tooltip goes under the item where it is drawn now.
       this.paint();
@@ -403,6 +476,7 @@ export class TimelineApp {
       this.reveal(this.inspector.focus?.lane ?? row.lane);
     } else if (event.key === 'Escape') {
       this.inspector.clearFocus();
+      this.why.clear();
       this.frames.request();
     }
   }
@@ -411,7 +485,7 @@ export class TimelineApp {
 
   /** The test hooks (`testHooks.ts`), plus `zoomTo(start, end)`. */
   hooks(): TimelineTestHooks & { zoomTo(start: number, end: number): void } {
-    const { session, viewport, replay, rows, renderer, tooltip, notes } = this;
+    const { session, viewport, replay, rows, renderer, tooltip, notes, headings } = this;
     return timelineTestHooks({
       session,
       viewport,
@@ -420,6 +494,8 @@ export class TimelineApp {
       renderer,
       tooltip,
       notes,
+      headings,
+      why: () => ({ ...this.whyView.state, ...(this.why.selection ? { selection: { lane: this.why.selection.lane.id, t: this.why.selection.t } } : {}) }),
       canvas: this.dom.canvas,
       scroller: this.dom.scroller,
       palette: () => this.palette,

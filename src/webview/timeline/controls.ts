@@ -7,6 +7,7 @@ import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
 import { ClusterLegend } from './clusterLegend';
 import { button, type ButtonSpec, h, setButtonFace } from './dom';
 import { ZOOM_STEP } from './keyCommands';
+import { PauseLegend } from './pauseLegend';
 import { REPLAY_SPEEDS } from './replay';
 
 export interface ControlEvents {
@@ -33,6 +34,8 @@ export class Controls {
   readonly legend: HTMLDivElement;
   /** The legend's group for a cluster session's lines, not there for other sessions. */
   readonly clusterLegend: ClusterLegend;
+  /** The legend's group for a debugger's pauses, there once the model holds one. */
+  readonly pauseLegend: PauseLegend;
   private readonly title: HTMLSpanElement;
   private readonly follow: HTMLButtonElement;
   private readonly replay: HTMLDivElement;
@@ -93,6 +96,7 @@ export class Controls {
     ]);
     this.legend = buildLegend();
     this.clusterLegend = new ClusterLegend(this.legend);
+    this.pauseLegend = new PauseLegend(this.legend);
   }
 
   setSource(title: string, replayable: boolean, canExport: boolean): void {

@@ -5,12 +5,14 @@
  */
 import type { MarkOutcome } from '../../core/timeline/columns';
 import { MARK_OUTCOMES } from '../../core/timeline/columns';
+import { blamedOnPause } from '../../core/timeline/pauseLanes';
 import type { EngineEvent } from '../../core/engine/events';
 import type { DroppedEvents } from '../../core/timeline/store';
 import type { ContainerLane, Lane, ProbeLane, Span } from '../../core/timeline/viewModel';
 import type { LineProblem } from '../../core/timeline/jsonl';
 import type { TimelineClock } from '../../shared/protocol';
 import { containerClusterSummary, currentClusterPod, describeClusterHit, openDisagreement, podClusterSummary } from './describeCluster';
+import { describePause, PAUSED_ATTEMPT_LINE, podPauseSummary, probePauseSummary } from './describePause';
 import { formatCount, formatDuration, formatInstant, formatMillis, formatPoint, plural } from './format';
 import { type Hit, markerFor } from './hitTest';
 import { showsCluster } from './layout';
@@ -43,15 +45,16 @@ export function shortContainerId(id: string): string {
   return tail.length <= 16 && tail.length > 0 ? tail : `…${bare.slice(-15)}`;
 }
 
-/** `web-0/app liveness`, `web-0/app`, `web-0`: a lane named as people say it. */
+/** `web-0/app liveness`, `web-0/app`, `web-0`: a lane named as people say it; in a timeline of several runs, with its run (`replayed · web-0/app`). */
 export function laneTitle(lane: Lane): string {
+  const run = lane.section === undefined ? '' : `${lane.section} · `;
   switch (lane.kind) {
     case 'pod':
-      return lane.name;
+      return `${run}${lane.name}`;
     case 'container':
-      return `${lane.pod}/${lane.name}`;
+      return `${run}${lane.pod}/${lane.name}`;
     case 'probe':
-      return `${lane.pod}/${lane.container} ${lane.probe}`;
+      return `${run}${lane.pod}/${lane.container} ${lane.probe}`;
   }
 }
 
@@ -68,8 +71,12 @@ function lastValue<V>(spans: readonly Span<V>[]): V | undefined {
   return spans[spans.length - 1]?.value;
 }
 
-/** What the lane list says for a lane (its `aria-label`): `web-0 / app liveness: 120 attempts, 3 failed, result Failure`. */
+/** What the lane list says for a lane (its `aria-label`): `web-0 / app liveness: 120 attempts, 3 failed, result Failure`; in a timeline of several runs, with its run first. */
 export function laneSummary(lane: Lane): string {
+  return lane.section === undefined ? summaryOf(lane) : `${lane.section}: ${summaryOf(lane)}`;
+}
+
+function summaryOf(lane: Lane): string {
   switch (lane.kind) {
     case 'pod': {
       const ready = lastValue(lane.ready);
@@ -77,6 +84,7 @@ export function laneSummary(lane: Lane): string {
       const down = lane.tunnelsDown.filter((s) => s.end === undefined).length;
       if (down > 0) parts.push(`${plural(down, 'tunnel')} down`);
       else if (lane.tunnelsDown.length > 0) parts.push(`tunnel was down ${plural(lane.tunnelsDown.length, 'time')}`);
+      parts.push(...podPauseSummary(lane));
       parts.push(...podClusterSummary(lane));
       return `pod ${lane.name}: ${parts.join(', ')}`;
     }
@@ -93,7 +101,7 @@ export function laneSummary(lane: Lane): string {
     case 'probe': {
       const c = lane.counts;
       const total = c.success + c.warning + c.failure + c.unknown + c.error;
-      const parts = [plural(total, 'attempt'), `${formatCount(c.failure)} failed`];
+      const parts = [plural(total, 'attempt'), `${formatCount(c.failure)} failed${probePauseSummary(lane)}`];
       if (c.warning > 0) parts.push(plural(c.warning, 'warning'));
       if (c.unknown > 0) parts.push(`${formatCount(c.unknown)} unknown`);
       if (c.error > 0) parts.push(`${plural(c.error, 'error')} discarded`);
@@ -113,7 +121,9 @@ export function laneDetail(lane: Lane): string {
   }
   // With --all-pods a lane is named after its cluster pod: nothing to add then.
   const clusterPod = currentClusterPod(lane);
-  return clusterPod === undefined || clusterPod === lane.name ? '' : `→ ${clusterPod}`;
+  const lastPause = lane.pauses[lane.pauses.length - 1];
+  const pausedNow = lastPause !== undefined && lastPause.end === undefined;
+  return [clusterPod === undefined || clusterPod === lane.name ? '' : `→ ${clusterPod}`, pausedNow ? '‖ paused (debugger)' : ''].filter((part) => part !== '').join(' · ');
 }
 
 /** How a run of verdicts after an attempt reads: `2/3 failures in a row`, `12 successes in a row`. */
@@ -156,7 +166,9 @@ export function describeHit(hit: Hit, context: DescribeContext): Tooltip {
       const t = a.t[index] as number;
       const outcome = MARK_OUTCOMES[a.outcome[index] as number] ?? 'unknown';
       const event = context.events[a.source[index] as number];
+      const paused = blamedOnPause(outcome, a.paused[index] === 1);
       const lines = [`${formatInstant(t, context.clock)} · ${outcome === 'error' ? 'error (discarded)' : outcome} · ${formatMillis(a.durationMs[index] as number)}`, runText(lane, outcome, a.run[index] as number)];
+      if (paused) lines.splice(1, 0, PAUSED_ATTEMPT_LINE);
       if (lane.spec) lines.push(`${lane.spec.handler} · every ${formatDuration(lane.spec.periodSeconds)}, timeout ${formatDuration(lane.spec.timeoutSeconds)}`);
       if (event?.type === 'attempt') {
         if (event.output.trim() !== '') lines.push(`Output: ${excerpt(event.output)}`);
@@ -168,7 +180,7 @@ export function describeHit(hit: Hit, context: DescribeContext): Tooltip {
       const container = context.containerOf(lane);
       const kill = container ? markerFor(container.markers, t, tolerance) : undefined;
       if (kill && kill.reason === 'Killing' && kill.probe === lane.probe) lines.push(`Killing: ${excerpt(kill.message)}`);
-      return { title: `${where} · attempt`, lines };
+      return { title: `${where} · attempt${paused ? ' (debugger paused)' : ''}`, lines };
     }
     case 'marker': {
       const m = hit.marker;
@@ -202,6 +214,8 @@ export function describeHit(hit: Hit, context: DescribeContext): Tooltip {
       return describeClusterHit(hit, where, { clock: context.clock, excerpt, between: (span) => between(span, context) });
     case 'tunnel':
       return { title: `Tunnel down · ${where}`, lines: [hit.span.value, between(hit.span, context), 'probes through it fail because of the port-forward, not the app'] };
+    case 'pause':
+      return describePause(hit.span, hit.lane, where, between(hit.span, context), context.now);
     case 'dropped': {
       const d = hit.lane.dropped;
       return {

@@ -43,6 +43,11 @@ export interface ButtonSpec {
   readonly toggle?: boolean;
 }
 
+/** A codicon beside a label (decoration: hidden from screen readers), when the panel has them; nothing on the page. */
+export function decorativeIcon(icon: string, codicons: boolean): HTMLSpanElement | undefined {
+  return codicons ? h('span', { className: `codicon codicon-${icon}`, attrs: { 'aria-hidden': 'true' } }) : undefined;
+}
+
 /** A toolbar button: a codicon when the panel has them, a word when not; always a title and an aria-label. */
 export function button(spec: ButtonSpec, codicons: boolean, onClick: (event: MouseEvent) => void): HTMLButtonElement {
   const element = h('button', { className: `tl-button${spec.className ? ` ${spec.className}` : ''}`, attrs: { type: 'button', title: spec.label, 'aria-label': spec.label } });

@@ -5,11 +5,12 @@
  */
 import type { EngineEvent } from '../../core/engine/events';
 import { hasClusterBand } from '../../core/timeline/clusterLanes';
+import type { ModelSection } from '../../core/timeline/sections';
 import type { DroppedEvents } from '../../core/timeline/store';
 import { TimelineModel } from '../../core/timeline/viewModel';
 
 export class EventFeed {
-  model = new TimelineModel();
+  model: TimelineModel;
   /** Every event received, in arrival order (kept only for replay: otherwise the model's `events` are all of them). */
   private readonly all: EngineEvent[] = [];
   /** How many of `all` the model holds. */
@@ -27,8 +28,16 @@ export class EventFeed {
   private lanes = 0;
   /** Pod and container lanes with the cluster's band (their rows are taller). */
   private clusterRows = 0;
+  /** Whether a pod was paused by a debugger (the legend's Debugger group shows). */
+  private paused = false;
 
-  constructor(readonly replayable: boolean) {}
+  /** `sections`: the runs the events are of, one after the other, when the timeline shows several (`sections.ts`). */
+  constructor(
+    readonly replayable: boolean,
+    readonly sections: readonly ModelSection[] = [],
+  ) {
+    this.model = new TimelineModel(sections);
+  }
 
   /** Everything received so far: `now` or the last event, whichever is later. */
   get end(): number {
@@ -53,9 +62,14 @@ export class EventFeed {
     return this.clusterRows > 0;
   }
 
+  /** Whether the model holds a debugger's pause (or an attempt one failed). */
+  get hasPauses(): boolean {
+    return this.paused;
+  }
+
   /** A `load`: starts over with these events. */
   reset(events: readonly EngineEvent[], dropped: readonly DroppedEvents[], now: number): void {
-    this.model = new TimelineModel();
+    this.model = new TimelineModel(this.sections);
     this.all.length = 0;
     this.fed = 0;
     this.head = undefined;
@@ -93,7 +107,7 @@ export class EventFeed {
     const target = t === undefined || t >= this.end ? undefined : Math.max(0, t);
     const back = target !== undefined && (this.head === undefined || target < this.head);
     if (back) {
-      this.model = new TimelineModel();
+      this.model = new TimelineModel(this.sections);
       this.fed = 0;
       this.lanes = 0;
       this.clusterRows = 0;
@@ -118,17 +132,21 @@ export class EventFeed {
     if (this.head === undefined) this.model.advanceTo(this.end);
     let lanes = 0;
     let clusterRows = 0;
+    let paused = false;
     for (const pod of this.model.pods) {
       lanes++;
       if (hasClusterBand(pod)) clusterRows++;
+      if (pod.pauses.length > 0) paused = true;
       for (const container of pod.containers) {
         lanes += 1 + container.probes.length;
+        if (!paused) paused = container.probes.some((probe) => probe.pausedFailures > 0);
         if (hasClusterBand(container)) clusterRows++;
       }
     }
-    if (lanes !== this.lanes || clusterRows !== this.clusterRows) {
+    if (lanes !== this.lanes || clusterRows !== this.clusterRows || paused !== this.paused) {
       this.lanes = lanes;
       this.clusterRows = clusterRows;
+      this.paused = paused;
       this.structure++;
     }
     this.version++;

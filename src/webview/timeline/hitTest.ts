@@ -1,15 +1,16 @@
 /**
  * What is drawn at a point: an attempt mark, a kubelet event marker, a restart, or a band — and in
  * a cluster session the cluster's band (its kubelet's Ready, its events, a disagreement), a
- * predicted kill, or the cluster pod probed. Pure (node tests import it); it reads the same rows
+ * predicted kill, or the cluster pod probed; a debugger's pause on a pod. Pure (node tests import it); it reads the same rows
  * and geometry the renderer draws with, so what the pointer finds is what the user sees there.
  */
 import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
 import type { AttemptColumns } from '../../core/timeline/columns';
+import { blamedOnPause } from '../../core/timeline/pauseLanes';
 import type { CachedResult } from '../../core/engine/results';
 import type { ClusterMarker, Disagreement, KubeletVerdict, PredictionMark, TargetMark } from '../../core/timeline/clusterLanes';
 import type { ContainerLane, ContainerStateValue, Lane, Marker, PodLane, ProbeLane, RestartMark, Span } from '../../core/timeline/viewModel';
-import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, type Layout, OUTCOME_SEVERITY, PROBE_ROW, type Row, rowAt, showsCluster } from './layout';
+import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, type Layout, markSeverity, PROBE_ROW, type Row, rowAt, showsCluster } from './layout';
 
 export type Hit =
   | { readonly kind: 'mark'; readonly row: Row; readonly lane: ProbeLane; readonly index: number }
@@ -19,6 +20,8 @@ export type Hit =
   | { readonly kind: 'state'; readonly row: Row; readonly lane: ContainerLane; readonly span: Span<ContainerStateValue> }
   | { readonly kind: 'ready'; readonly row: Row; readonly lane: PodLane | ContainerLane; readonly span: Span<boolean> }
   | { readonly kind: 'tunnel'; readonly row: Row; readonly lane: PodLane; readonly span: Span<string> }
+  /** A debugger held the pod's program (the span's value: the debug session's name). */
+  | { readonly kind: 'pause'; readonly row: Row; readonly lane: PodLane; readonly span: Span<string> }
   | { readonly kind: 'kubelet'; readonly row: Row; readonly lane: PodLane | ContainerLane; readonly span: Span<KubeletVerdict> }
   | { readonly kind: 'disagreement'; readonly row: Row; readonly lane: ContainerLane; readonly span: Span<Disagreement> }
   | { readonly kind: 'clusterEvent'; readonly row: Row; readonly lane: PodLane | ContainerLane; readonly event: ClusterMarker }
@@ -101,6 +104,8 @@ export function hitTest(layout: Layout, scale: TimeScale, x: number, y: number, 
       if (dropped) return dropped;
       const tunnel = lane.tunnelsDown.find((s) => s.start <= t && t < (s.end ?? options.now));
       if (tunnel) return { kind: 'tunnel', row, lane, span: tunnel };
+      const pause = spanAt(lane.pauses, t, options.now);
+      if (pause) return { kind: 'pause', row, lane, span: pause };
       const ready = spanAt(lane.ready, t, options.now);
       return ready ? { kind: 'ready', row, lane, span: ready } : { kind: 'lane', row, lane };
     }
@@ -138,10 +143,11 @@ export function attemptNear(attempts: AttemptColumns, scale: TimeScale, x: numbe
     const ax = scale.toX(attempts.t[i] as number);
     if (ax > x + tolerance) break;
     const code = attempts.outcome[i] as number;
-    if (hidden.size > 0 && hidden.has(MARK_OUTCOMES[code] as MarkOutcome)) continue;
+    const outcome = MARK_OUTCOMES[code] as MarkOutcome;
+    if (hidden.size > 0 && hidden.has(outcome)) continue;
     const distance = Math.abs(ax - x);
     if (distance <= 1.5) {
-      const severity = OUTCOME_SEVERITY[code] ?? 0;
+      const severity = markSeverity(code, blamedOnPause(outcome, attempts.paused[i] === 1));
       if (severity > bestSeverity) {
         bestSeverity = severity;
         best = i;

@@ -33,7 +33,7 @@ export class LaneRows {
   update(feed: EventFeed): Layout {
     if (this.structure === feed.structure) return this.layout;
     this.structure = feed.structure;
-    this.layout = layoutRows(feed.model.lanes(), this.filters, this.highlighted);
+    this.layout = layoutRows(feed.model.lanes(), this.filters, this.highlighted, feed.model.sections);
     this.rebuilt(this.layout);
     return this.layout;
   }

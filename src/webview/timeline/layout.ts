@@ -7,6 +7,7 @@
 import type { ProbeType } from '../../core/manifest/model';
 import { hasClusterBand } from '../../core/timeline/clusterLanes';
 import type { MarkOutcome } from '../../core/timeline/columns';
+import type { ModelSection } from '../../core/timeline/sections';
 import type { Lane } from '../../core/timeline/viewModel';
 
 export interface Filters {
@@ -18,13 +19,15 @@ export interface Filters {
 }
 
 /** No rows: before the first load. */
-export const EMPTY_LAYOUT: Layout = { rows: [], height: 0, byId: new Map() };
+export const EMPTY_LAYOUT: Layout = { rows: [], height: 0, byId: new Map(), headings: [] };
 
 export const NO_FILTERS: Filters = { hiddenContainers: new Set(), hiddenProbes: new Set(), hiddenOutcomes: new Set() };
 
 export const ROW_HEIGHT: Readonly<Record<Lane['kind'], number>> = { pod: 26, container: 30, probe: 38 };
 /** Space above each pod but the first. */
 export const POD_GAP = 8;
+/** In a timeline of several runs: the heading above each run's first pod (`sections.ts`). */
+export const SECTION_HEADING_HEIGHT = 26;
 
 /**
  * Where things sit inside a probe row (offsets from its top): kubelet event markers on top, the
@@ -54,6 +57,17 @@ export const MARK_HEIGHT: Readonly<Record<MarkOutcome, number>> = { success: 7, 
  */
 export const OUTCOME_SEVERITY: readonly number[] = [0, 1, 4, 2, 3];
 
+/**
+ * A failure a debugger's pause caused (`pauseLanes.ts`) wins a pixel column over successes and
+ * warnings — the pause shows however far out one zooms — but never over the app's own failures,
+ * unknowns or prober errors.
+ */
+export const PAUSED_SEVERITY = 1.5;
+
+/** Which attempt wins a column: by outcome (`OUTCOME_SEVERITY`), a failure of the pause's below the app's own. */
+export function markSeverity(code: number, blamedOnPause: boolean): number {
+  return blamedOnPause ? PAUSED_SEVERITY : (OUTCOME_SEVERITY[code] ?? 0);
+}
 export interface Row {
   readonly lane: Lane;
   /** Position in `Layout.rows`. */
@@ -67,10 +81,21 @@ export interface Row {
   readonly highlighted: boolean;
 }
 
+/** A run's heading, above its first pod, in a timeline of several. */
+export interface SectionHeading {
+  /** CSS pixels from the top of all rows. */
+  readonly y: number;
+  readonly height: number;
+  readonly name: string;
+  readonly title: string;
+}
+
 export interface Layout {
   readonly rows: readonly Row[];
   readonly height: number;
   readonly byId: ReadonlyMap<string, Row>;
+  /** The runs' headings, top to bottom (none for a timeline of one run). */
+  readonly headings?: readonly SectionHeading[];
 }
 
 /** What a lane's label says: the pod, the container, or the probe type. */
@@ -96,22 +121,33 @@ export function showsCluster(lane: Lane): boolean {
   return lane.kind !== 'probe' && hasClusterBand(lane);
 }
 
-/** Lanes in draw order (`TimelineModel.lanes()`), filtered: a hidden container hides its probes too; pods always show. */
-export function layoutRows(lanes: Iterable<Lane>, filters: Filters, highlighted: ReadonlySet<string>): Layout {
+/**
+ * Lanes in draw order (`TimelineModel.lanes()`), filtered: a hidden container hides its probes too;
+ * pods always show. With `sections` (several runs), each run's first pod has its heading above it.
+ */
+export function layoutRows(lanes: Iterable<Lane>, filters: Filters, highlighted: ReadonlySet<string>, sections: readonly ModelSection[] = []): Layout {
   const rows: Row[] = [];
   const byId = new Map<string, Row>();
+  const headings: SectionHeading[] = [];
+  let section: string | undefined;
   let y = 0;
   for (const lane of lanes) {
     if (lane.kind === 'container' && filters.hiddenContainers.has(lane.name)) continue;
     if (lane.kind === 'probe' && (filters.hiddenContainers.has(lane.container) || filters.hiddenProbes.has(lane.probe))) continue;
     if (lane.kind === 'pod' && rows.length > 0) y += POD_GAP;
+    if (lane.kind === 'pod' && lane.section !== undefined && lane.section !== section) {
+      section = lane.section;
+      const title = sections.find((s) => s.name === section)?.title ?? section;
+      headings.push({ y, height: SECTION_HEADING_HEIGHT, name: section, title });
+      y += SECTION_HEADING_HEIGHT;
+    }
     const height = rowHeight(lane);
     const row: Row = { lane, index: rows.length, y, height, depth: lane.kind === 'pod' ? 0 : lane.kind === 'container' ? 1 : 2, label: laneLabel(lane), highlighted: highlighted.has(lane.id) };
     rows.push(row);
     byId.set(lane.id, row);
     y += height;
   }
-  return { rows, height: y, byId };
+  return { rows, height: y, byId, headings };
 }
 
 /** The rows that overlap `[top, bottom)` (CSS pixels from the top of all rows): `[first, end)` indices. */

@@ -62,7 +62,7 @@ function itemOf(hit: Hit): Span<unknown> | { readonly t: number } | undefined {
   }
 }
 
-/** A pod's or container's items in time order: its bands, restarts and events, and the cluster's (its kubelet's Ready, its events, disagreements, predicted kills, the cluster pod probed). */
+/** A pod's or container's items in time order: its bands, restarts and events, a debugger's pauses, and the cluster's (its kubelet's Ready, its events, disagreements, predicted kills, the cluster pod probed). */
 export function laneItems(row: Row): Hit[] {
   const items: Hit[] = [];
   const lane = row.lane;
@@ -78,6 +78,7 @@ export function laneItems(row: Row): Hit[] {
     for (const span of lane.ready) items.push({ kind: 'ready', row, lane, span });
     for (const target of lane.targets) items.push({ kind: 'target', row, lane, target });
     for (const span of lane.tunnelsDown) items.push({ kind: 'tunnel', row, lane, span });
+    for (const span of lane.pauses) items.push({ kind: 'pause', row, lane, span });
     for (const marker of lane.markers) items.push({ kind: 'marker', row, lane, marker });
     for (const span of lane.kubelet) items.push({ kind: 'kubelet', row, lane, span });
     for (const event of lane.clusterEvents) items.push({ kind: 'clusterEvent', row, lane, event });

@@ -1,7 +1,7 @@
 /**
  * The panel's DOM skeleton, top to bottom: toolbar, filter chips, notes, the axis over the
- * scrolling lanes (the lane list beside the canvas), the legend; the tooltip and the live region
- * float. Built inside `document.body`: the host's HTML only links the stylesheets and the script.
+ * scrolling lanes (the lane list beside the canvas, the runs' headings across both), the details
+ * area (the selection's *why*), the legend; the tooltip and the live region float. Built inside `document.body`: the host's HTML only links the stylesheets and the script.
  */
 import { h } from './dom';
 
@@ -12,6 +12,10 @@ export interface PanelParts {
   readonly axis: HTMLElement;
   readonly legend: HTMLElement;
   readonly tooltip: HTMLElement;
+  /** The details area: why the selected container is in its state. */
+  readonly why: HTMLElement;
+  /** The runs' headings, in a timeline of several. */
+  readonly headings: HTMLElement;
 }
 
 export interface PanelDom {
@@ -42,9 +46,9 @@ export function buildPanelDom(parts: PanelParts): PanelDom {
     canvas,
     announcer,
     mount(laneList) {
-      scroller.append(laneList, plot);
+      scroller.append(laneList, plot, parts.headings);
       const main = h('div', { className: 'tl-main' }, [axisCorner, parts.axis, scroller]);
-      document.body.append(h('div', { className: 'tl-root', id: 'timeline-root' }, [parts.toolbar, parts.filters, parts.notes, main, parts.legend, parts.tooltip, announcer]));
+      document.body.append(h('div', { className: 'tl-root', id: 'timeline-root' }, [parts.toolbar, parts.filters, parts.notes, main, parts.why, parts.legend, parts.tooltip, announcer]));
     },
   };
 }

@@ -44,7 +44,7 @@ export class TimelineSession {
     this.loading = message.loading === true;
     this.failed = undefined;
     this.ended = undefined;
-    this.feed = new EventFeed(message.source.replayable);
+    this.feed = new EventFeed(message.source.replayable, message.sections ?? []);
     this.feed.reset(message.events, message.dropped, message.now);
     this.liveClock.reset(message.now, message.source.rate, at);
   }

@@ -15,10 +15,30 @@ export interface TimelineHookLane {
   readonly top: number;
   readonly height: number;
   readonly highlighted: boolean;
+  /** The run it is of, in a timeline of several (`recorded`, `replayed`). */
+  readonly section?: string;
 }
 
 /** The items of the cluster's part of a lane `TimelineTestHooks.itemAt` finds. */
 export type ClusterItemKind = 'kubelet' | 'clusterEvent' | 'prediction' | 'disagreement' | 'target';
+/** Every pod or container item `TimelineTestHooks.itemAt` finds: the cluster's, a debugger's pause, a state, a restart, an event. */
+export type ItemKind = ClusterItemKind | 'pause' | 'state' | 'restart' | 'marker' | 'ready';
+
+/** What the details area's *why* shows now (`whyView.ts`). */
+export interface WhyState {
+  readonly shown: boolean;
+  /** Asked, not yet answered. */
+  readonly pending: boolean;
+  readonly title: string;
+  readonly sentence: string;
+  /** Each cause's text and its cited lines as their buttons say them. */
+  readonly causes: readonly { readonly text: string; readonly evidence: readonly string[] }[];
+}
+
+/** The *why* as the details area shows it, and the moment selected (`lane` id, `t`). */
+export interface TimelineHookWhy extends WhyState {
+  readonly selection?: { readonly lane: string; readonly t: number };
+}
 
 export interface TimelineHookState {
   /** Frames painted so far (0 until the first paint). */
@@ -40,6 +60,12 @@ export interface TimelineHookState {
    * the cluster pods probed. No entry for a lane of another session.
    */
   readonly cluster: Readonly<Record<string, ClusterFacts>>;
+  /** Per pod lane id with a debugger's pauses: each (`end` null while paused). */
+  readonly pauses: Readonly<Record<string, readonly { readonly start: number; readonly end: number | null; readonly debugSession: string }[]>>;
+  /** Per probe lane id with any: its attempts that failed because of a pause. */
+  readonly pausedFailures: Readonly<Record<string, number>>;
+  /** The runs' headings, top to bottom, in a timeline of several (else none). */
+  readonly sections: readonly string[];
   readonly viewport: { readonly start: number; readonly end: number };
   readonly follow: boolean;
   /** From the body's class: `light`, `dark`, `high-contrast`, `high-contrast-light`. */
@@ -64,7 +90,11 @@ export interface TimelineTestHooks {
    * Where the `kind` item of `laneId` at `t` is drawn (a span holding `t`, else the item nearest
    * to it), in CSS pixels relative to the page, if visible: to point at the cluster's band.
    */
-  itemAt(laneId: string, kind: ClusterItemKind, t: number): { readonly x: number; readonly y: number } | undefined;
+  itemAt(laneId: string, kind: ItemKind, t: number): { readonly x: number; readonly y: number } | undefined;
+  /** Where time `t` is drawn on `laneId`'s row (its middle, in page CSS px), if in view: a click there selects that moment. */
+  pointAt(laneId: string, t: number): { readonly x: number; readonly y: number } | undefined;
+  /** The details area's *why*. */
+  why(): TimelineHookWhy;
   /** The tooltip's text while shown, else ''. */
   tooltip(): string;
   /** Redraws everything `frames` times, synchronously, and returns each redraw's duration in ms. */

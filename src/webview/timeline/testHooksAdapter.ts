@@ -6,6 +6,7 @@ import { MARK_OUTCOMES } from '../../core/timeline/columns';
 import type { AttemptColumns } from '../../core/timeline/columns';
 import { containerFacts } from './describe';
 import { type ClusterFacts, clusterFacts } from './describeCluster';
+import { pauseFacts } from './describePause';
 import type { Hit } from './hitTest';
 import { itemTime, laneItems } from './markCursor';
 import type { LaneRows } from './laneRows';
@@ -13,8 +14,9 @@ import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW } from './layout';
 import type { NotesView } from './notesView';
 import type { Renderer } from './render/renderer';
 import type { ReplayController } from './replay';
+import type { SectionHeadings } from './sectionHeadings';
 import type { TimelineSession } from './session';
-import type { ClusterItemKind, TimelineHookState, TimelineTestHooks } from './testHooks';
+import type { ItemKind, TimelineHookState, TimelineHookWhy, TimelineTestHooks } from './testHooks';
 import type { Palette } from './theme';
 import type { TooltipView } from './tooltip';
 import type { Viewport } from './viewport';
@@ -30,6 +32,8 @@ export interface HookedTimeline {
   readonly scroller: HTMLElement;
   readonly tooltip: TooltipView;
   readonly notes: NotesView;
+  readonly headings: SectionHeadings;
+  why(): TimelineHookWhy;
   palette(): Palette;
   /** Frames painted so far. */
   painted(): number;
@@ -56,6 +60,16 @@ export function timelineTestHooks(timeline: HookedTimeline): TimelineTestHooks &
       const fromBottom = hit?.kind === 'kubelet' || hit?.kind === 'disagreement' ? 1 + (hit.lane.kind === 'pod' ? CLUSTER_POD_ROW : CLUSTER_CONTAINER_ROW).kubeletHeight / 2 : undefined;
       return hit ? pointOnPage(timeline, hit, fromBottom) : undefined;
     },
+    pointAt: (laneId, t) => {
+      const row = timeline.rows.layout.byId.get(laneId);
+      if (!row) return undefined;
+      const x = timeline.viewport.toX(t);
+      const y = row.y - timeline.scroller.scrollTop + row.height / 2;
+      if (x < 0 || x > timeline.renderer.width || y < 0 || y > timeline.renderer.height) return undefined;
+      const rect = timeline.canvas.getBoundingClientRect();
+      return { x: rect.left + x, y: rect.top + y };
+    },
+    why: () => timeline.why(),
     tooltip: () => timeline.tooltip.text,
     measureRedraw: (frames) => {
       const times: number[] = [];
@@ -77,13 +91,17 @@ function hookState(timeline: HookedTimeline): TimelineHookState {
   const markers: Record<string, string[]> = {};
   const containers: Record<string, ReturnType<typeof containerFacts>> = {};
   const cluster: Record<string, ClusterFacts> = {};
+  const pauses: Record<string, ReturnType<typeof pauseFacts>> = {};
+  const pausedFailures: Record<string, number> = {};
   for (const lane of model.lanes()) {
     if (lane.kind === 'probe') {
       attempts[lane.id] = { ...lane.counts };
       markers[lane.id] = lane.markers.map((m) => m.reason);
+      if (lane.pausedFailures > 0) pausedFailures[lane.id] = lane.pausedFailures;
       continue;
     }
     if (lane.kind === 'container') containers[lane.id] = containerFacts(lane);
+    if (lane.kind === 'pod' && lane.pauses.length > 0) pauses[lane.id] = pauseFacts(lane);
     const facts = clusterFacts(lane);
     if (facts) cluster[lane.id] = facts;
   }
@@ -92,11 +110,14 @@ function hookState(timeline: HookedTimeline): TimelineHookState {
   return {
     painted: timeline.painted(),
     events: model.events.length,
-    lanes: timeline.rows.layout.rows.map((row) => ({ id: row.lane.id, kind: row.lane.kind, label: row.label, top: row.y - scrollTop, height: row.height, highlighted: row.highlighted })),
+    lanes: timeline.rows.layout.rows.map((row) => ({ id: row.lane.id, kind: row.lane.kind, label: row.label, top: row.y - scrollTop, height: row.height, highlighted: row.highlighted, ...(row.lane.section !== undefined ? { section: row.lane.section } : {}) })),
     attempts,
     markers,
     containers,
     cluster,
+    pauses,
+    pausedFailures,
+    sections: timeline.headings.titles,
     viewport: { start: viewport.start, end: viewport.end },
     follow: viewport.follow,
     theme: palette.theme,
@@ -110,7 +131,7 @@ function hookState(timeline: HookedTimeline): TimelineHookState {
 }
 
 /** The `kind` item of a drawn lane at `t`: a span holding it, else the item nearest to it. */
-function clusterItemAt(timeline: HookedTimeline, laneId: string, kind: ClusterItemKind, t: number): Hit | undefined {
+function clusterItemAt(timeline: HookedTimeline, laneId: string, kind: ItemKind, t: number): Hit | undefined {
   const row = timeline.rows.layout.byId.get(laneId);
   if (!row) return undefined;
   let best: Hit | undefined;

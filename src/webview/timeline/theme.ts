@@ -30,6 +30,8 @@ export interface Palette {
   readonly disagreement: string;
   readonly prediction: string;
   readonly target: string;
+  /** A debugger's pause on a pod, and the attempts that failed because of it. */
+  readonly pause: string;
   readonly foreground: string;
   readonly muted: string;
   readonly background: string;
@@ -45,6 +47,9 @@ export interface Palette {
   readonly hatchTunnel: CanvasPattern | string;
   readonly hatchDropped: CanvasPattern | string;
   readonly hatchDisagreement: CanvasPattern | string;
+  readonly hatchPause: CanvasPattern | string;
+  /** Upright bars (`‖`): a debugger's pause on a pod reads apart from the hatched stretches. */
+  readonly stripesPause: CanvasPattern | string;
 }
 
 /**
@@ -102,6 +107,7 @@ export function readPalette(body: HTMLElement): Palette {
     const notReady = colour('--pl-not-ready', muted);
     const kill = colour('--pl-kill', outcomes[2] as string);
     const disagreement = colour('--pl-disagreement', outcomes[1] as string);
+    const pause = colour('--pl-pause', '#1a85ff');
     return {
       theme,
       highContrast,
@@ -126,6 +132,7 @@ export function readPalette(body: HTMLElement): Palette {
       disagreement,
       prediction: colour('--pl-prediction', kill),
       target: colour('--pl-target', foreground),
+      pause,
       foreground,
       muted,
       background: colour('--pl-background', theme === 'dark' || theme === 'high-contrast' ? '#1e1e1e' : '#ffffff'),
@@ -140,6 +147,8 @@ export function readPalette(body: HTMLElement): Palette {
       hatchTunnel: hatch(tunnel, 4, true),
       hatchDropped: hatch(muted, 8),
       hatchDisagreement: hatch(disagreement, 6),
+      hatchPause: hatch(pause, 4),
+      stripesPause: stripes(pause, 5),
     };
   } finally {
     resolver.dispose();
@@ -203,5 +212,17 @@ function hatch(colour: string, size: number, cross = false): CanvasPattern | str
     ctx.lineTo(1, size + 1);
   }
   ctx.stroke();
+  return ctx.createPattern(tile, 'repeat') ?? colour;
+}
+
+/** Upright bars `width` apart, two pixels wide, tiled: a pause's stretch, like the pause symbol. */
+function stripes(colour: string, width: number): CanvasPattern | string {
+  const tile = document.createElement('canvas');
+  tile.width = width;
+  tile.height = 4;
+  const ctx = tile.getContext('2d');
+  if (!ctx) return colour;
+  ctx.fillStyle = colour;
+  ctx.fillRect(0, 0, 2, 4);
   return ctx.createPattern(tile, 'repeat') ?? colour;
 }

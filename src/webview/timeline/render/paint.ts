@@ -3,6 +3,7 @@
  * canvas context and its size), shared by the drawing steps in this folder.
  */
 import type { MarkOutcome } from '../../../core/timeline/columns';
+import type { ContainerLane } from '../../../core/timeline/viewModel';
 import type { Tick } from '../format';
 import type { Hit } from '../hitTest';
 import type { Layout } from '../layout';
@@ -25,6 +26,8 @@ export interface Frame {
   readonly hover: Hit | undefined;
   /** The mark (or other item) the keyboard is on. */
   readonly focus: Hit | undefined;
+  /** The moment selected on a container's lane (its *why* is shown), if any. */
+  readonly selection?: { readonly lane: ContainerLane; readonly t: number };
 }
 
 /** Widths kept at most: restart labels name container ids, each its own text. */

@@ -17,6 +17,7 @@ import { markBox } from './markGeometry';
 import { drawMarkers, KillGuides } from './markers';
 import { drawDropped, drawRestarts, drawTimeLines, drawTunnelsDown } from './overlays';
 import { type Frame, Paint } from './paint';
+import { drawPauses } from './pauses';
 
 /** The height of a row's part of our own items: all of it, or above the cluster's band where it has one (its items are boxed on their own). */
 function oursHeight(row: Row): number {
@@ -106,17 +107,19 @@ export class Renderer {
     this.marks.flush(p);
     this.guides.draw(p);
     drawTimeLines(p);
+    if (frame.selection) this.drawSelection(frame.selection, first, end);
     if (frame.hover) this.outline(frame.hover, 1, false);
     if (frame.focus) this.outline(frame.focus, 2, true);
   }
 
-  /** The Ready band, tunnels down over it, the cluster pod probed, its name where they leave room, the pod's events; the cluster's band under it. */
+  /** The Ready band, tunnels down and a debugger's pauses over it, the cluster pod probed, its name where they leave room, the pod's events; the cluster's band under it. */
   private drawPod(lane: PodLane, top: number): void {
     const p = this.paint;
     const labels = this.labels;
     labels.clear();
     fillPodReady(p, lane, top);
     drawTunnelsDown(p, lane, top, labels);
+    drawPauses(p, lane, top, labels);
     drawTargets(p, lane, top, labels);
     nameSpans(p, lane.ready, podReadyName, top + POD_ROW.bandTop + POD_ROW.bandHeight / 2, labels);
     drawMarkers(p, lane.markers, top + 1, 'pod', undefined, this.guides);
@@ -160,6 +163,25 @@ export class Renderer {
     fillResults(p, lane, top);
     drawMarkers(p, lane.markers, top + PROBE_ROW.markerTop, 'probe', undefined, this.guides);
     this.marks.collect(p, lane, top);
+  }
+
+  /** The selected moment (the *why* explains it): a rule at its time through the container's row and its probes' rows in view. */
+  private drawSelection(selection: NonNullable<Frame['selection']>, first: number, end: number): void {
+    const p = this.paint;
+    const frame = p.frame;
+    const x = Math.round(frame.viewport.toX(selection.t));
+    if (x < -2 || x > p.width + 2) return;
+    const { ctx } = p;
+    ctx.fillStyle = frame.palette.focus;
+    for (let i = first; i < end; i++) {
+      const row = frame.layout.rows[i] as Row;
+      const lane = row.lane;
+      if (lane !== selection.lane && !(lane.kind === 'probe' && selection.lane.probes.includes(lane))) continue;
+      const top = row.y - frame.scrollTop;
+      ctx.fillRect(x - 1, top, 2, row.height);
+      // A notch at the container row's top: the rule is a moment picked, not the live edge.
+      if (lane === selection.lane) ctx.fillRect(x - 4, top, 8, 2);
+    }
   }
 
   /** Where a hit is drawn in the last frame, as a box (CSS pixels on the canvas), for outlines and the test hooks. */

@@ -1,0 +1,58 @@
+import { virtualTime } from '../session/headline';
+
+/**
+ * How an explanation writes a moment of its recording: the wall clock (`12:03:40`, in the local
+ * time zone) when the recording knows when it began, else virtual time since the start
+ * (`t+00:03:40`). A run of moments shortens the minute it repeats: `12:03:20, :30, :40`.
+ */
+export interface TimeFormat {
+  /** `12:03:40`, `t+00:03:40`. */
+  at(t: number): string;
+  /** `12:03:20, :30, :40`, `t+00:03:50, 12:04:00`: each moment, its hour and minute only where they change. */
+  series(ts: readonly number[]): string;
+}
+
+/** Wall-clock time when `startedAtMs` (epoch ms of t = 0) is known, virtual time otherwise. */
+export function timeFormatFor(startedAtMs: number | undefined): TimeFormat {
+  return startedAtMs === undefined ? VIRTUAL : wallClock(startedAtMs);
+}
+
+const VIRTUAL: TimeFormat = {
+  at: virtualTime,
+  series: (ts) => shortened(ts.map(virtualTime)),
+};
+
+function wallClock(startedAtMs: number): TimeFormat {
+  const at = (t: number) => clockTime(startedAtMs + Math.floor(t) * 1000);
+  return { at, series: (ts) => shortened(ts.map(at)) };
+}
+
+/** `12:03:40` in the local time zone (tests pin it with TZ=UTC). */
+function clockTime(epochMs: number): string {
+  const date = new Date(epochMs);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
+/** Each time after the first keeps only its seconds (`:30`) when everything before them is the previous one's. */
+function shortened(times: readonly string[]): string {
+  let previousPrefix: string | undefined;
+  return times
+    .map((time) => {
+      const cut = time.lastIndexOf(':');
+      const prefix = time.slice(0, cut);
+      const shown = prefix === previousPrefix ? time.slice(cut) : time;
+      previousPrefix = prefix;
+      return shown;
+    })
+    .join(', ');
+}
+
+/** `40 s`, `3 min 20 s`, `2 h 5 min`: a length of time in a sentence, to the second. */
+export function durationWords(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 600) return `${s} s`;
+  if (s < 7200) return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const minutes = Math.round(s / 60);
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
