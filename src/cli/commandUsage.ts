@@ -70,9 +70,9 @@ Both:
 Lists every rule: its id, severity, what it checks and why.`,
   explain: `Usage: probe-lens explain RECORDING.jsonl [options]
 
-Says why each container of a recording (simulate or run --format jsonl, or a timeline export) is
-in its state at a moment, in the kubelet's terms and with its numbers, then the chain of causes,
-each with the lines of the file it was read from.
+Says why each container of a recording (probe-lens simulate|run FILE --format jsonl, or a timeline
+export) is in its state at a moment, in the kubelet's terms and with its numbers, then the chain of
+causes, each with the lines of the file it was read from.
 
 Options:
   --at T                         the moment: seconds (90), a duration (90s, 10m) or t+00:01:30; for a
@@ -85,24 +85,29 @@ Options:
 Exit 0; 2: bad usage, not a recording, an unknown pod or container, a moment outside it.`,
   scenario: `Usage: probe-lens scenario RECORDING.jsonl | - > app.scenario.yaml
 
-How the app behaved in a recording (probe-lens simulate|run --format jsonl, or a timeline's
+How the app behaved in a recording (probe-lens simulate|run FILE --format jsonl, or a timeline
 export), as a scenario for 'probe-lens simulate --scenario': per container, in seconds since it
 started, when it first answered (readyAfter), hung (failAfter) or exited (exitAfter), how long it
 took to answer (latency), and each probe's outcomes where those do not already say them. A local
 run's restarts were only reported: its times run from the first start. What a scenario cannot say
-is written as # comments, and on stderr.`,
+is written as # comments, and on stderr.
+
+Exit 0; 2: bad usage or unreadable input (not a recording, or one without a single event).`,
 
   replay: `Usage: probe-lens replay RECORDING.jsonl --manifest FILE [options]
 
-What another configuration would have done with the app a recording saw: the recording becomes a
-scenario (as 'probe-lens scenario' writes it), the manifest is simulated against it for as long as
-the recording lasts, and both are compared per pod and container — restarts, time to Ready, time
-not Ready, kills — before (the recording) → after (the manifest).
+What another configuration would have done with the app a recording (probe-lens simulate|run
+FILE --format jsonl, or a timeline export) saw: the recording becomes a scenario (as 'probe-lens
+scenario' writes it), the manifest is simulated against it for as long as the recording lasts, and
+both are compared per pod and container — restarts, time to Ready, time not Ready, kills — before
+(the recording) → after (the manifest).
 
 Options:
   --manifest FILE                the configuration to replay (an edited copy of the manifest)
   --format text|json             a table for people (default), or JSON for machines
-  --kubernetes-version 1.33      the cluster's version: gates fields and defaults`,
+  --kubernetes-version 1.33      the cluster's version: gates fields and defaults
+
+Exit 0; 2: bad usage or unreadable input (not a recording, a manifest that does not read).`,
   recommend: `Usage: probe-lens recommend FILE --from RECORDING.jsonl [options]
 
 Measures each probe of a recording (latency p50/p99/max, time from container start to the first

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { type Explanation, type ExplainedState, explainContainer } from '../core/insights/explain';
-import { buildHistory, type RecordingHistory } from '../core/insights/history';
+import { buildHistory, type RecordingHistory, recordingLength } from '../core/insights/history';
+import { roundSeconds } from '../core/insights/seconds';
 import { type TimeFormat, timeFormatFor } from '../core/insights/timeFormat';
 import { closestNameHint } from '../core/text/closestName';
 import type { CliIo } from './io';
-import { type RecordingInput, readRecording } from './recordingInput';
+import { type Recording, readRecording, recordingArgument } from './recordingFile';
 import { parseDuration, UsageError } from './usage';
 
 /** The `--format json` schema; bumped only when a reader relying on the old one would break. */
@@ -26,22 +27,15 @@ export async function runExplain(argv: readonly string[], io: CliIo): Promise<nu
       format: { type: 'string', default: 'text' },
     },
   });
-  if (positionals.length !== 1) throw new UsageError('explain needs exactly one RECORDING.jsonl');
+  const file = recordingArgument('explain', positionals);
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not "${values.format}"`);
-  const file = positionals[0] as string;
   const recording = readRecording(file, io);
-  if (recording.skipped > 0) {
-    const first = recording.problems[0];
-    io.stderr(`probe-lens: note: skipped ${recording.skipped} line${recording.skipped === 1 ? '' : 's'} that ${recording.skipped === 1 ? 'is not an event' : 'are not events'}${first ? ` (line ${first.line}: ${first.message})` : ''}\n`);
-  }
   const whole = buildHistory(recording.header, recording.events);
   const time = timeFormatFor(whole.startedAtMs);
-  // A simulation's header says how long it played: its quiet last seconds are still in it.
-  const played = recording.header?.['durationSeconds'];
-  const end = Math.max(whole.end, typeof played === 'number' && Number.isFinite(played) ? played : 0);
+  const end = recordingLength(recording.header, whole);
   const at = values.at === undefined ? end : momentOf(values.at, whole.startedAtMs, end, time);
   const history = at >= whole.end ? whole : buildHistory(recording.header, recording.events, { until: at });
-  const chosen = containersOf(history, values.pod, values.container, file);
+  const chosen = containersOf(history, values.pod, values.container, recording.name);
   const explanations = chosen.flatMap(({ pod, container }) => explainContainer(history, pod, container, at, time) ?? []);
   if (values.format === 'json') io.stdout(`${JSON.stringify(jsonOutput(explanations, at, recording))}\n`);
   else io.stdout(textOutput(explanations, at, end, time, recording, io.color));
@@ -56,7 +50,7 @@ export async function runExplain(argv: readonly string[], io: CliIo): Promise<nu
 export function momentOf(text: string, startedAtMs: number | undefined, end: number, time: TimeFormat): number {
   const t = secondsOf(text.trim(), startedAtMs);
   if (t < 0) throw new UsageError(`--at ${text} is before the recording began${startedAtMs === undefined ? '' : ` (${time.at(0)})`}`);
-  if (t > end) throw new UsageError(`--at ${text} is after the recording's end (${time.at(end)}, t=${end} s)`);
+  if (t > end) throw new UsageError(`--at ${text} is after the recording's end (${time.at(end)}, t=${roundSeconds(end)} s)`);
   return t;
 }
 
@@ -114,7 +108,7 @@ const STATE_WORDS: Readonly<Record<ExplainedState, string>> = {
 };
 
 /** One paragraph per container: heading, sentence, then each cause with the lines it cites. */
-function textOutput(explanations: readonly Explanation[], at: number, end: number, time: TimeFormat, recording: RecordingInput, color: boolean): string {
+function textOutput(explanations: readonly Explanation[], at: number, end: number, time: TimeFormat, recording: Recording, color: boolean): string {
   const bold = (text: string) => (color ? `\x1b[1m${text}\x1b[0m` : text);
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[0m` : text);
   const when = `${time.at(at)}${at >= end ? ', the end of the recording' : ''}`;
@@ -131,7 +125,7 @@ function textOutput(explanations: readonly Explanation[], at: number, end: numbe
   return out.join('\n');
 }
 
-function jsonOutput(explanations: readonly Explanation[], at: number, recording: RecordingInput): unknown {
+function jsonOutput(explanations: readonly Explanation[], at: number, recording: Recording): unknown {
   return {
     schemaVersion: EXPLAIN_SCHEMA_VERSION,
     at,

@@ -39,14 +39,13 @@ export function runRecommend(argv: readonly string[], io: CliIo): number {
   const text = readInput(file, io);
   requireReadableManifest(file, text, minorVersion);
   const recording = readRecording(values.from, io);
-  const recordingName = values.from === '-' ? 'standard input' : values.from;
   const history = buildHistory(recording.header, recording.events);
   const measurements = measureRecording(history);
-  if (measurements.length === 0) throw new UsageError(`${recordingName}: no probe attempts to measure`);
+  if (measurements.length === 0) throw new UsageError(`${recording.name}: no probe attempts to measure`);
   const report = recommend({ text, file, measurements, kills: history.kills, manifestPods: manifestPodNames(recording.events), minorVersion });
-  for (const note of report.unmatched) io.stderr(`probe-lens: note: ${recordingName}: ${note}\n`);
+  for (const note of report.unmatched) io.stderr(`probe-lens: note: ${recording.name}: ${note}\n`);
   if (report.matched === 0) {
-    throw new UsageError(`${recordingName}: none of its pods and containers are in ${file}: was it recorded from another manifest?`);
+    throw new UsageError(`${recording.name}: none of its pods and containers are in ${file}: was it recorded from another manifest?`);
   }
   // Absent figures are null, so every measurement has the same keys.
   if (values.format === 'json') io.stdout(`${JSON.stringify(reportJson(report), (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);

@@ -5,7 +5,7 @@ import { replayRecording } from '../core/insights/replay';
 import { replayJson, replayTable } from '../core/insights/replayReport';
 import type { CliIo } from './io';
 import { loadRunnableManifest } from './manifestInput';
-import { readRecording } from './recordingFile';
+import { readRecording, recordingArgument } from './recordingFile';
 import { minorVersionOption, UsageError } from './usage';
 
 /**
@@ -23,10 +23,9 @@ export function runReplay(argv: readonly string[], io: CliIo): number {
       'kubernetes-version': { type: 'string' },
     },
   });
-  if (positionals.length !== 1) throw new UsageError('replay needs exactly one RECORDING.jsonl');
+  const file = recordingArgument('replay', positionals);
   if (values.manifest === undefined) throw new UsageError('replay needs --manifest FILE: the configuration to replay the recording against');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format must be text or json, not "${values.format}"`);
-  const file = positionals[0] as string;
   if (file === '-' && values.manifest === '-') throw new UsageError('the recording and --manifest cannot both be standard input');
   const minorVersion = minorVersionOption(values['kubernetes-version']);
   const { header, events } = readRecording(file, io);

@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import { extractScenario, type ScenarioNote } from '../core/insights/extractScenario';
-import { buildHistory } from '../core/insights/history';
-import { replayDuration } from '../core/insights/replay';
+import { buildHistory, recordingLength } from '../core/insights/history';
 import { scenarioYaml } from '../core/scenario/write';
 import type { CliIo } from './io';
-import { readRecording } from './recordingFile';
-import { UsageError } from './usage';
+import { readRecording, recordingArgument } from './recordingFile';
 
 /**
  * `probe-lens scenario RECORDING.jsonl > app.scenario.yaml`: how the app behaved, as a scenario
@@ -14,14 +12,12 @@ import { UsageError } from './usage';
  */
 export function runScenario(argv: readonly string[], io: CliIo): number {
   const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: {} });
-  if (positionals.length !== 1) throw new UsageError('scenario needs exactly one RECORDING.jsonl');
-  const file = positionals[0] as string;
-  const { header, events } = readRecording(file, io);
+  const { name, header, events } = readRecording(recordingArgument('scenario', positionals), io);
   const history = buildHistory(header, events);
-  const durationSeconds = replayDuration(header, history);
+  const durationSeconds = recordingLength(header, history);
   const { scenario, notes } = extractScenario(history, { durationSeconds });
-  const origin = history.kills === 'reported' ? 'since the first start (a local run: the process ran on through the restarts)' : 'since each container started';
-  const top = [`Extracted by probe-lens from ${file === '-' ? 'standard input' : file} (${Math.round(durationSeconds)} s recorded): outcomes by time ${origin}.`, ...notes.filter((n) => n.container === undefined).map((n) => n.message)];
+  const origin = history.kills === 'reported' ? 'since the first start (a local run: its kills were only reported, and the process ran on through them)' : 'since each container started';
+  const top = [`Extracted by probe-lens from ${name} (${Math.round(durationSeconds)} s recorded): outcomes by time ${origin}.`, ...notes.filter((n) => n.container === undefined).map((n) => n.message)];
   const byContainer: Record<string, string[]> = {};
   for (const note of notes) if (note.container !== undefined) (byContainer[note.container] ??= []).push(note.message);
   io.stdout(scenarioYaml(scenario, { top, containers: byContainer }));

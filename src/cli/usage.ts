@@ -16,10 +16,10 @@ export const USAGE = `Usage:
                  [--format text|jsonl|html] [--host H] [--allow-host H]... [--allow-exec]
   probe-lens run FILE --target cluster [--context C] [--namespace NS] [--all-pods]
                  [--kubectl PATH] [--for 60s] [--format text|jsonl|html] [--allow-exec]
-  probe-lens explain RECORDING.jsonl [--at T] [--pod P] [--container C] [--format text|json]
-  probe-lens recommend FILE --from RECORDING.jsonl [--format patch|json] [--kubernetes-version 1.33]
+  probe-lens explain RECORDING.jsonl | - [--at T] [--pod P] [--container C] [--format text|json]
+  probe-lens recommend FILE --from RECORDING.jsonl | - [--format patch|json] [--kubernetes-version 1.33]
   probe-lens scenario RECORDING.jsonl | -
-  probe-lens replay RECORDING.jsonl --manifest FILE [--format text|json]
+  probe-lens replay RECORDING.jsonl | - --manifest FILE [--format text|json] [--kubernetes-version 1.33]
   probe-lens rules [--format text|markdown|json]
 
 check     validates probes: the API server's rules, what the kubelet will do, timing.

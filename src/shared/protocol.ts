@@ -6,6 +6,7 @@
 import type { EngineEvent } from '../core/engine/events';
 import type { ProbeType } from '../core/manifest/model';
 import type { MarkOutcome } from '../core/timeline/columns';
+import type { TimelineClock } from '../core/timeline/clockText';
 import type { LineProblem, RunHeader } from '../core/timeline/jsonl';
 import type { ModelSection } from '../core/timeline/sections';
 import type { DroppedEvents } from '../core/timeline/store';
@@ -15,8 +16,7 @@ export const TIMELINE_PROTOCOL_VERSION = 1;
 /** The panel's `viewType`, and the serializer's. */
 export const TIMELINE_VIEW_TYPE = 'probeLens.timeline';
 
-/** How `t` reads on the axis: virtual seconds, or wall-clock time from `startedAtMs` (epoch ms). */
-export type TimelineClock = { readonly kind: 'virtual' } | { readonly kind: 'wall'; readonly startedAtMs: number };
+export type { TimelineClock };
 
 export interface TimelineSource {
   /** `session`: a running (or just stopped) session; `file`: a recording; `page`: the CLI's HTML page. */

@@ -138,6 +138,16 @@ test('--at: seconds, a duration, t+hh:mm:ss; on the wall clock a time of day or 
   assert.equal(byIso.stdout, byClock.stdout);
 });
 
+test('a local run (kills only reported): what the kubelet would have done, at the time of day asked', () => {
+  const result = explain([join('test', 'fixtures', 'insights', 'slow-start.local.jsonl'), '--at', '23:17:40']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stdout,
+    /^At 23:17:40: 1 container\.\n\nweb\/web — CrashLoopBackOff\n {2}Would have been killed twice: each time liveness failed 3× \(connection refused\) 5–10 s after it started; the kubelet would now wait out back-off \(10 s, until 23:17:46\)\.\n {2}· liveness-restarts: Liveness would have killed it twice \(at 23:17:01, :31\): each time it failed 3× in a row \(connection refused\), reaching its failureThreshold, at which the kubelet kills the container \(K2\); Probe Lens only reported the kills: the process runs on\.\n/,
+  );
+  assert.match(result.stdout, /\n {2}· back-off: CrashLoopBackOff: .* Here the kills were only reported: the process runs on, and its probes wait out the back-off as the kubelet's would\.\n/);
+});
+
 test('bad input: one sentence on stderr, nothing on stdout, exit 2', () => {
   const path = recording();
   const cases: [string[], RegExp][] = [
@@ -148,7 +158,9 @@ test('bad input: one sentence on stderr, nothing on stdout, exit 2', () => {
     [[path, '--at', '12:00:00'], /^probe-lens: --at 12:00:00: this recording has no wall-clock start \(a simulation\): give seconds since it began/],
     [[path, '--at', 'soon'], /^probe-lens: --at soon is not a moment: /],
     [[path, '--format', 'yaml'], /^probe-lens: --format must be text or json, not "yaml"\n$/],
-    [[file('shop.yaml', MANIFEST)], /^probe-lens: .*shop\.yaml is not a Probe Lens recording: line 1: not JSON: .*\(write one with 'probe-lens simulate FILE --format jsonl'\)\n$/],
+    [[file('shop.yaml', MANIFEST)], /^probe-lens: .*shop\.yaml is not a Probe Lens recording: line 1: not JSON: .*\(write one with 'probe-lens simulate\|run FILE --format jsonl'\)\n$/],
+    [[file('empty.jsonl', '')], /^probe-lens: .*empty\.jsonl is not a Probe Lens recording: it is empty \(write one with /],
+    [[file('header.jsonl', `${readFileSync(path, 'utf8').split('\n')[0]}\n{"type":"attempt","t":1}\n`)], /^probe-lens: .*header\.jsonl is a recording without a single event \(line 2: attempt: field pod is missing\)\n$/],
     [[join(dir, 'missing.jsonl')], /^probe-lens: cannot read recording .*missing\.jsonl: no such file\n$/],
     [[], /^probe-lens: explain needs exactly one RECORDING\.jsonl\n$/],
   ];
@@ -166,7 +178,7 @@ test('lines that are not events are skipped and said on stderr; the explanation 
   const edited = file('edited.jsonl', [lines[0], '{"type":"futureLine","t":0}', 'not json', ...lines.slice(1)].join('\n'));
   const result = explain([edited, '--format', 'json', '--container', 'web']);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stderr, 'probe-lens: note: skipped 2 lines that are not events (line 2: unknown line type "futureLine")\n');
+  assert.equal(result.stderr, `probe-lens: note: ${edited}: skipped 2 lines that are not events (line 2: unknown line type "futureLine")\n`);
   const output = JSON.parse(result.stdout) as JsonExplanation;
   for (const evidence of output.containers[0]?.causes.flatMap((c) => c.evidence) ?? []) assert.equal(lineOf(edited, evidence.line)['t'], evidence.t);
 });

@@ -183,7 +183,7 @@ test('bad input is exit 2 with a message on stderr and nothing on stdout', () =>
     [['recommend', 'api.yaml', '--from', 'rec.jsonl', '--format', 'yaml'], /--format must be patch or json, not "yaml"/],
     [['recommend', 'missing.yaml', '--from', 'rec.jsonl'], /cannot read missing\.yaml: no such file/],
     [['recommend', 'api.yaml', '--from', 'missing.jsonl'], /cannot read recording missing\.jsonl: no such file/],
-    [['recommend', 'api.yaml', '--from', 'notes.txt'], /notes\.txt: not a recording: no event line/],
+    [['recommend', 'api.yaml', '--from', 'notes.txt'], /^probe-lens: notes\.txt is not a Probe Lens recording: line 1: not JSON: /],
     [['recommend', 'broken.yaml', '--from', 'rec.jsonl'], /^probe-lens: broken\.yaml:\d+:\d+: /],
     [['recommend', 'noprobes.yaml', '--from', 'rec.jsonl'], /noprobes\.yaml: no container with a probe to recommend values for/],
     [['recommend', '-', '--from', 'rec.jsonl'], /recommend needs FILE as a file: the patch names it/],

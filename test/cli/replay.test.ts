@@ -4,12 +4,11 @@
  * table and as JSON; bad usage and unreadable input exit 2.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseScenario } from '../../src/core/scenario/parse';
-import { CLI } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
 import { scratchDir } from '../helpers/scratch';
 
 const FIXTURES = join('test', 'fixtures', 'insights');
@@ -18,8 +17,7 @@ const MANIFEST = join(FIXTURES, 'slow-start.yaml');
 const WITH_STARTUP = join(FIXTURES, 'slow-start.startup.yaml');
 
 function cli(args: readonly string[], input?: string) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000, ...(input !== undefined ? { input } : {}) });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCli(args, input !== undefined ? { input } : {});
 }
 
 function file(name: string, text: string): string {
@@ -31,7 +29,7 @@ function file(name: string, text: string): string {
 test('scenario: the recording as a design §3 scenario on stdout, which parses and simulate takes; notes on stderr and as comments', () => {
   const { code, stdout, stderr } = cli(['scenario', RECORDING]);
   assert.equal(code, 0, stderr);
-  assert.match(stdout, /^# Extracted by probe-lens from .*slow-start\.local\.jsonl \(195 s recorded\): outcomes by time since the first start \(a local run: the process ran on through the restarts\)\.\n/);
+  assert.match(stdout, /^# Extracted by probe-lens from .*slow-start\.local\.jsonl \(195 s recorded\): outcomes by time since the first start \(a local run: its kills were only reported, and the process ran on through them\)\.\n/);
   const parsed = parseScenario(stdout);
   assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
   const web = parsed.scenario.containers['web'];
@@ -108,10 +106,10 @@ for (const [name, args, message] of [
   ['a bad --format', ['replay', RECORDING, '--manifest', MANIFEST, '--format', 'yaml'], /--format must be text or json, not "yaml"/],
   ['a missing recording', ['replay', 'nope.jsonl', '--manifest', MANIFEST], /cannot read recording nope\.jsonl: no such file/],
   ['a missing manifest', ['replay', RECORDING, '--manifest', 'nope.yaml'], /cannot read nope\.yaml: no such file/],
-  ['a manifest as the recording', ['replay', MANIFEST, '--manifest', MANIFEST], /slow-start\.yaml: not a recording: no event line \(line 1: not JSON/],
+  ['a manifest as the recording', ['replay', MANIFEST, '--manifest', MANIFEST], /^probe-lens: .*slow-start\.yaml is not a Probe Lens recording: line 1: not JSON: .*\(write one with 'probe-lens simulate\|run FILE --format jsonl'\)\n$/],
   ['an unknown option', ['replay', RECORDING, '--manifest', MANIFEST, '--for', '1m'], /Unknown option '--for'/],
   ['scenario without a recording', ['scenario'], /scenario needs exactly one RECORDING\.jsonl/],
-  ['scenario of a file that is not a recording', ['scenario', MANIFEST], /not a recording/],
+  ['scenario of a file that is not a recording', ['scenario', MANIFEST], /^probe-lens: .*slow-start\.yaml is not a Probe Lens recording: line 1: not JSON: /],
 ] as const) {
   test(`bad usage exits 2 with a message on stderr, nothing on stdout — ${name}`, () => {
     const { code, stdout, stderr } = cli(args);

@@ -147,13 +147,20 @@ describe('the pause ledger', () => {
     ledger.mark(attempt(10.001, 1, 'success'));
     ledger.mark(attempt(21, 1000));
     assert.deepEqual(ledger.seen('web', 'web', 'liveness'), { lastStart: 20, lastEnd: 21, lastCounted: 'failure', failures: 1, thresholds: [] });
-    ledger.mark(WORKER);
-    assert.equal(ledger.seen('web', 'web', 'liveness'), undefined);
+    ledger.mark({ ...WORKER, t: 30 });
+    assert.deepEqual(ledger.seen('web', 'web', 'liveness'), { lastStart: 20, lastEnd: 20, lastCounted: undefined, failures: 0, thresholds: [] }, 'afresh, its first tick at its start');
   });
 
-  test('seeded from a snapshot\'s newest attempts when the guard comes in mid-session', () => {
+  test('W3: a worker line alone gives the probe\'s ticks: a pause before its first attempt is counted on them', () => {
     const ledger = new PauseLedger(() => ['web']);
-    ledger.seed('web', 'web', 'liveness', 3, [attempt(11, 1000), attempt(21, 1000)]);
+    ledger.mark({ ...WORKER, t: 0.5 });
+    assert.equal(ledger.seen('web', 'web', 'liveness')?.lastStart, 0.5 - 10);
+  });
+
+  test('followed from what the session recorded when the guard comes in mid-session; following marks nothing', () => {
+    const ledger = new PauseLedger(() => ['web']);
+    ledger.paused(DEBUG, 10);
+    for (const event of [WORKER, attempt(11, 1000), attempt(21, 1000)]) ledger.follow(event);
     assert.equal(ledger.seen('web', 'web', 'liveness')?.failures, 2);
   });
 });

@@ -1,13 +1,14 @@
 /**
- * What the probing suites share: the probing part of the test API, a real HTTP server on
- * 127.0.0.1 to probe, and settings set for one test.
+ * What the probing suites share: the probing part of the test API, a fixture simulated, a real
+ * HTTP server on 127.0.0.1 to probe, and settings set for one test.
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../src/extension/extension';
+import type { ProbingSession } from '../../src/extension/sessions/probingSession';
 import type { ProbingApi } from '../../src/extension/sessions/registerProbing';
 import { startHttpServer, type TestServer } from '../helpers/httpServers';
-import { activateProbeLens } from './workbench';
+import { activateProbeLens, fixtureUri, openFixture } from './workbench';
 
 /** The probing part of the test API (`activate()` returns it as `probing`). */
 export async function probingApi(): Promise<ProbingApi> {
@@ -15,6 +16,18 @@ export async function probingApi(): Promise<ProbingApi> {
   const probing = api.probing;
   assert.ok(probing, 'activate() returns `probing`: registerProbing is wired in extension.ts');
   return probing;
+}
+
+/**
+ * The fixture `manifest` opened in an editor and simulated against the fixture `scenario` at
+ * `speed`× (`probeLens.simulate`, as its lens runs it): the document and the session, which the
+ * test disposes of.
+ */
+export async function simulateFixture(manifest: string, scenario: string, speed: number): Promise<{ document: vscode.TextDocument; session: ProbingSession }> {
+  const document = await openFixture(manifest);
+  const session = await vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri(scenario), speed });
+  assert.ok(session, 'simulate returned the session');
+  return { document, session };
 }
 
 /**

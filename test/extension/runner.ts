@@ -4,7 +4,7 @@
  * *.vstest.js in suite/ — not *.test.js, which `npm test` hands to `node --test`, where
  * `require('vscode')` cannot resolve — then runs the tests they registered.
  *
- * PROBE_LENS_VSTEST_GREP (a substring of the test name) runs only the matching tests, and
+ * PROBE_LENS_VSTEST_GREP (substrings of the test name, separated by `|`) runs only the matching tests, and
  * PROBE_LENS_VSTEST_DIR loads the files of another folder (the extension-host benchmarks in
  * out/bench/extension); the environment reaches the extension host through code-server.
  */
@@ -26,7 +26,8 @@ export async function run(): Promise<void> {
   }
 
   const grep = process.env['PROBE_LENS_VSTEST_GREP'];
-  const tests = registeredTests().filter((t) => !grep || t.name.includes(grep));
+  const wanted = grep?.split('|').filter((part) => part !== '') ?? [];
+  const tests = registeredTests().filter((t) => wanted.length === 0 || wanted.some((part) => t.name.includes(part)));
   if (tests.length === 0) throw new Error(grep ? `no test name contains "${grep}"` : 'the suite files registered no tests');
 
   let passed = 0;

@@ -1,44 +1,21 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { htmlOutput, readPageAssets } from '../../src/cli/format/html';
 import type { TimelineHookState } from '../../src/webview/timeline/testHooks';
 import { clusterSession } from '../core/timeline/clusterSession';
-import { scratchDir } from '../helpers/scratch';
-import { launchChromium, type PageGlobals, recordCanvasTexts, whyNotOpened } from './browserPage';
+import { cliPageFile, launchChromium, openPainted, overlapsAtZooms, PAGE_BUNDLE, type PageGlobals, whyNotOpened } from './browserPage';
 
 // A cluster session on the CLI's page (`run --target cluster --format html` writes it from the
 // same lines) in headless Chromium: the kubelet's band, the cluster's events, the disagreement and
 // the pod probed are drawn without a page error, the legend says what they are, the tooltip
 // says whose verdict it is, and no text the canvas writes runs into another at any zoom.
 
-const DIST = resolve('dist');
-const skip = whyNotOpened([[join(DIST, 'webview', 'timeline.js'), `${DIST}/webview/timeline.js (run \`node esbuild.config.mjs\`)`]]);
-
-function clusterPage(): string {
-  const assets = readPageAssets(DIST);
-  if (!assets.ok) throw new Error(assets.message);
-  let page = '';
-  const output = htmlOutput({ write: (text) => (page += text) }, { mode: 'run', target: 'cluster', file: 'web.yaml' }, { assets: assets.assets, clock: { kind: 'virtual' }, now: () => 230, title: 'web.yaml · cluster' });
-  for (const event of clusterSession()) output.emit(event);
-  output.finish();
-  const file = join(scratchDir('probe-lens-cluster-page-'), 'timeline.html');
-  writeFileSync(file, page);
-  return file;
-}
+const skip = whyNotOpened([PAGE_BUNDLE]);
 
 test('a cluster session\'s page: the kubelet\'s band and the cluster\'s items drawn and explained, the legend\'s Cluster group, texts never overlapped', { skip, timeout: 60_000 }, async () => {
-  const file = clusterPage();
+  const file = cliPageFile(clusterSession(), { mode: 'run', target: 'cluster', file: 'web.yaml' }, { now: 230, title: 'web.yaml · cluster' });
   const browser = await launchChromium();
   try {
-    const tab = await browser.newPage({ viewport: { width: 1100, height: 500 } });
-    const errors: string[] = [];
-    tab.on('pageerror', (error) => errors.push(error.message));
-    await recordCanvasTexts(tab);
-    await tab.goto(pathToFileURL(file).href);
-    await tab.waitForFunction(() => ((globalThis as unknown as PageGlobals).__probeLensTimeline?.state().painted ?? 0) > 0, undefined, { timeout: 10_000 });
+    const { tab, errors } = await openPainted(browser, file, { width: 1100, height: 500 });
     const state = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.state() as TimelineHookState);
     assert.deepEqual(errors, []);
     assert.deepEqual(Object.keys(state.cluster).sort(), ['container:web/web', 'pod:web']);
@@ -65,18 +42,7 @@ test('a cluster session\'s page: the kubelet\'s band and the cluster\'s items dr
     await tab.mouse.move(0, 0);
 
     // At many zooms: no text written over another.
-    const problems = await tab.evaluate(() => {
-      const w = globalThis as unknown as PageGlobals;
-      const found: string[] = [];
-      for (let span = 5; span < 600; span *= 1.37) {
-        for (let start = -span / 2; start < 240; start += span / 3) {
-          w.__texts = [];
-          w.__probeLensTimeline.zoomTo(start, start + span);
-          for (const overlap of w.__overlapping(w.__texts)) found.push(`${overlap} at [${start}, ${start + span}]`);
-        }
-      }
-      return found;
-    });
+    const problems = await overlapsAtZooms(tab, { from: 5, below: 600 }, { below: 240 });
     assert.deepEqual(problems.slice(0, 5), []);
   } finally {
     await browser.close();

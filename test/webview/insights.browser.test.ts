@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { htmlOutput, readPageAssets } from '../../src/cli/format/html';
+import { timelineTimeFormat } from '../../src/core/insights/timeFormat';
 import { runHeader } from '../../src/core/timeline/jsonl';
 import { explainMoment, type ExplainRequest } from '../../src/extension/timeline/explainMoment';
 import { TIMELINE_PROTOCOL_VERSION, type WebviewMessage } from '../../src/shared/protocol';
 import type { TimelineHookState, TimelineHookWhy } from '../../src/webview/timeline/testHooks';
 import { DEBUG_SESSION, PAUSE, PAUSED_POD, pausedSession } from '../core/timeline/pauseSession';
 import { simulated } from '../helpers/engine';
-import { scratchDir } from '../helpers/scratch';
-import { launchChromium, type PageGlobals, recordCanvasTexts, whyNotOpened } from './browserPage';
+import { cliPageFile, launchChromium, openPainted, overlapsAtZooms, PAGE_BUNDLE, type PageGlobals, whyNotOpened } from './browserPage';
 import { type HostGlobals, loadMessage, openHostPage, recordingSource } from './hostPage';
 
 // Issue 12 in the timeline's browser code, in headless Chromium: a debugger's pauses on the CLI's
@@ -19,8 +17,7 @@ import { type HostGlobals, loadMessage, openHostPage, recordingSource } from './
 // webview (the test answers as the extension host does, with the same `explainMoment`), and a
 // recording above its replay on one time axis. PROBE_LENS_DEV_SCREENSHOTS=DIR keeps screenshots.
 
-const DIST = resolve('dist');
-const skip = whyNotOpened([[join(DIST, 'webview', 'timeline.js'), `${DIST}/webview/timeline.js (run \`node esbuild.config.mjs\`)`]]);
+const skip = whyNotOpened([PAGE_BUNDLE]);
 const SHOTS = process.env['PROBE_LENS_DEV_SCREENSHOTS'];
 
 async function keep(tab: { screenshot(options: { path: string }): Promise<unknown> }, name: string): Promise<void> {
@@ -29,27 +26,11 @@ async function keep(tab: { screenshot(options: { path: string }): Promise<unknow
   await tab.screenshot({ path: join(SHOTS, name) });
 }
 
-function pausePage(): string {
-  const assets = readPageAssets(DIST);
-  if (!assets.ok) throw new Error(assets.message);
-  let page = '';
-  const output = htmlOutput({ write: (text) => (page += text) }, { mode: 'run', target: 'local', file: 'web.yaml' }, { assets: assets.assets, clock: { kind: 'virtual' }, now: () => 150, title: 'web.yaml · local' });
-  for (const event of pausedSession()) output.emit(event);
-  output.finish();
-  const file = join(scratchDir('probe-lens-pause-page-'), 'timeline.html');
-  writeFileSync(file, page);
-  return file;
-}
-
 test("the CLI's page draws a debugger's pause on the pod's lane and the attempts it failed as the pause's: tooltips, legend, lane list, no why to ask for", { skip, timeout: 60_000 }, async () => {
+  const file = cliPageFile(pausedSession(), { mode: 'run', target: 'local', file: 'web.yaml' }, { now: 150, title: 'web.yaml · local' });
   const browser = await launchChromium();
   try {
-    const tab = await browser.newPage({ viewport: { width: 1100, height: 520 } });
-    const errors: string[] = [];
-    tab.on('pageerror', (error) => errors.push(error.message));
-    await recordCanvasTexts(tab);
-    await tab.goto(pathToFileURL(pausePage()).href);
-    await tab.waitForFunction(() => ((globalThis as unknown as PageGlobals).__probeLensTimeline?.state().painted ?? 0) > 0, undefined, { timeout: 10_000 });
+    const { tab, errors } = await openPainted(browser, file, { width: 1100, height: 520 });
     await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.zoomTo(40, 110));
     const state = await tab.evaluate(() => (globalThis as unknown as PageGlobals).__probeLensTimeline.state() as TimelineHookState);
     assert.deepEqual(errors, []);
@@ -99,18 +80,7 @@ test("the CLI's page draws a debugger's pause on the pod's lane and the attempts
     assert.match(announced, /^Paused by debugger web \(launch\) · web\. 58s → 1m19s \(21s\)\. the debug session web \(launch\) held the program/);
 
     // At many zooms: no text written over another.
-    const problems = await tab.evaluate(() => {
-      const w = globalThis as unknown as PageGlobals;
-      const found: string[] = [];
-      for (let span = 5; span < 400; span *= 1.37) {
-        for (let start = 20; start < 120; start += span / 3) {
-          w.__texts = [];
-          w.__probeLensTimeline.zoomTo(start, start + span);
-          for (const overlap of w.__overlapping(w.__texts)) found.push(`${overlap} at [${start}, ${start + span}]`);
-        }
-      }
-      return found;
-    });
+    const problems = await overlapsAtZooms(tab, { from: 5, below: 400 }, { from: 20, below: 120 });
     assert.deepEqual(problems.slice(0, 5), []);
   } finally {
     await browser.close();
@@ -128,12 +98,13 @@ test("the selection's why in a VS Code webview: a click on a container's lane as
   const events = pausedSession();
   const header = runHeader({ mode: 'run', target: 'local', kind: 'local', file: 'web.yaml' });
   /** The extension host's part: `TimelinePanels.explain` answers with `explainMoment`. */
-  const answer = (request: ExplainRequest) => ({ type: 'explanation' as const, protocol: TIMELINE_PROTOCOL_VERSION, request: request.request, ...explainMoment({ header, events }, request) });
+  const source = recordingSource('web.yaml · local');
+  const answer = (request: ExplainRequest) => ({ type: 'explanation' as const, protocol: TIMELINE_PROTOCOL_VERSION, request: request.request, ...explainMoment({ header, events }, request, source.clock) });
   const browser = await launchChromium();
   try {
     const page = await openHostPage(browser, { width: 1100, height: 640 });
     const { tab } = page;
-    await page.send(loadMessage(recordingSource('web.yaml · local'), events, 150, { header }));
+    await page.send(loadMessage(source, events, 150, { header }));
     await tab.waitForFunction(() => ((globalThis as unknown as HostGlobals).__probeLensTimeline.state().events ?? 0) > 0, undefined, { timeout: 10_000 });
     await tab.evaluate(() => (globalThis as unknown as HostGlobals).__probeLensTimeline.zoomTo(40, 110));
     assert.equal((await why(tab)).shown, false, 'nothing selected yet');
@@ -164,6 +135,13 @@ test("the selection's why in a VS Code webview: a click on a container's lane as
     assert.match(shown.sentence, /debug/);
     assert.deepEqual(shown.causes.map((c) => c.text), reply.explanation.causes.map((c) => c.text));
     assert.ok(shown.causes.some((c) => c.evidence.length > 0));
+    // One time format in the panel: the sentence's times, the cited lines' buttons and the axis's labels (1m10s, not t+00:01:10).
+    const at = timelineTimeFormat(source.clock).at;
+    assert.deepEqual(shown.causes.map((c) => c.evidence), reply.explanation.causes.map((c) => c.evidence.map((e) => `${at(e.t)} · ${e.summary}`)));
+    assert.match(shown.sentence, /^Not Ready since 1m10s: readiness failed 3 times in a row \(HTTP 503 at 1m, 1m5s, 1m10s;/);
+    assert.ok(shown.causes.some((c) => c.evidence.some((text) => text.startsWith('1m10s · readiness failure'))), JSON.stringify(shown.causes));
+    const ticks = await tab.evaluate(() => [...(globalThis as unknown as HostGlobals).document.querySelectorAll('.tl-tick:not([hidden])')].map((e) => e.textContent as string));
+    assert.ok(ticks.includes('1m10s'), JSON.stringify(ticks));
     assert.equal(await tab.evaluate(() => (globalThis as unknown as HostGlobals).document.getElementById('timeline-why-sentence')?.getAttribute('aria-live') as string), 'polite');
     await tab.mouse.move(0, 0);
     await keep(tab, 'why.png');
@@ -260,7 +238,7 @@ test('a recording above its replay with the edited manifest: one time axis, each
     const asked = lastPosted(await page.posted(), 'explain');
     assert.equal(asked?.section, 'replayed');
     assert.match((await why(tab)).title, /^Why replayed · web\/web at 1m40s/);
-    await page.send({ type: 'explanation', protocol: TIMELINE_PROTOCOL_VERSION, request: asked.request, ...explainMoment({ header: runHeader({ mode: 'simulate' }), events: replayed }, asked) });
+    await page.send({ type: 'explanation', protocol: TIMELINE_PROTOCOL_VERSION, request: asked.request, ...explainMoment({ header: runHeader({ mode: 'simulate' }), events: replayed }, asked, { kind: 'virtual' }) });
     assert.match((await why(tab)).sentence, /Ready/);
     await tab.mouse.move(0, 0);
     await keep(tab, 'compare.png');

@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../engine/events';
 import type { KillMode } from '../session/snapshot';
+import { roundSeconds } from './seconds';
 
 /**
  * What a run did to each container, in the figures a replay compares: the same function reads the
@@ -84,8 +85,8 @@ export function containerOutcomes(events: Iterable<EngineEvent>, options: Outcom
       pod: t.pod,
       container: t.container,
       restarts: Math.max(0, t.starts - 1),
-      timeToReady: t.firstReady === undefined ? null : round(t.firstReady),
-      timeNotReady: t.firstStart === undefined ? null : round(t.notReady + open),
+      timeToReady: t.firstReady === undefined ? null : roundSeconds(t.firstReady),
+      timeNotReady: t.firstStart === undefined ? null : roundSeconds(t.notReady + open),
       kills: { liveness: t.liveness, startup: t.startup },
     });
   }
@@ -115,8 +116,4 @@ function readiness(t: Tally, ready: boolean, at: number): void {
     t.notReady += at - t.notReadySince;
     t.notReadySince = undefined;
   } else if (!ready) t.notReadySince = at;
-}
-
-function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
 }

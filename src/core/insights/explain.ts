@@ -1,5 +1,6 @@
 import { type Cause, type Context, type Explanation, type Finding } from './explanation';
-import { backOff, deleting, initializing, killing, notCreated, restartStory, terminated, waitingOther } from './explainLifecycle';
+import { backOff, deleting, initializing, killing, notCreated, terminated, waitingOther } from './explainLifecycle';
+import { restartStory } from './explainRestarts';
 import { disagreement, kubeletVerdict, paused, pendingPrediction, predicted, settledPrediction } from './explainOthers';
 import { belowThreshold, notReady, notStarted, proberErrorCause, ready, startedCause, warningCause } from './explainProbes';
 import { type ContainerAt, containerAt } from './explainView';

@@ -24,7 +24,31 @@ export function failuresIn(context: Context, attempts: readonly Cited<AttemptLin
 
 /** `readiness failed 3 times in a row (HTTP 503 at 12:03:20, :30, :40; failureThreshold 3)`. */
 export function failedInARow(context: Context, type: ProbeType, attempts: readonly Cited<AttemptLine>[], failureThreshold: number): string {
-  return `${probeName(type)} failed ${times(attempts.length)} in a row (${failuresIn(context, attempts)}; failureThreshold ${failureThreshold})`;
+  return `${probeName(type)} failed ${inARow(attempts.length)} (${failuresIn(context, attempts)}; failureThreshold ${failureThreshold})`;
+}
+
+/** `once`, `twice in a row`, `3 times in a row`. */
+function inARow(n: number): string {
+  return n === 1 ? 'once' : `${times(n)} in a row`;
+}
+
+/**
+ * `it started at 12:00:05`: the current instance's start. Where kills are only reported (a local
+ * run) a later instance is the restart the kubelet would have made: the process ran on.
+ */
+function startedWords(context: Context): string {
+  const at = context.time.at(context.view.instance?.startedAt ?? 0);
+  return wouldBeRestart(context) ? `the kubelet would have restarted it at ${at}` : `it started at ${at}`;
+}
+
+/** `the container's start at 12:00:05`, or `the restart the kubelet would have made at 12:00:35`. */
+function startNoun(context: Context): string {
+  const at = context.time.at(context.view.instance?.startedAt ?? 0);
+  return wouldBeRestart(context) ? `the restart the kubelet would have made at ${at}` : `the container's start at ${at}`;
+}
+
+function wouldBeRestart(context: Context): boolean {
+  return context.kills === 'reported' && context.view.instances.length > 1;
 }
 
 /** Running, its startupProbe not passed: before the first attempt, within its budget, or never probed. */
@@ -44,14 +68,15 @@ function startupBudget(context: Context, startup: ProbeAt, run: ProbeRun): Findi
   const k = run.attempts.length;
   const budget = d + f * p;
   const killAt = last.t + Math.max(0, f - k) * p;
-  const sentence = `Not started: startupProbe has used ${durationWords(last.t - startedAt)} of its ${durationWords(budget)} budget (${k}/${f} failures); it will be killed at ${context.time.at(killAt)} if it keeps failing.`;
-  const text = `startupProbe failed ${times(k)} in a row (${failuresIn(context, run.attempts)}); its budget is initialDelaySeconds ${d} + failureThreshold ${f} × periodSeconds ${p} = ${budget} s from the container's start at ${context.time.at(startedAt)}, and readiness and liveness wait until it succeeds.`;
+  // Where Probe Lens does not carry kills out, the kill is the kubelet's to make.
+  const kill = context.kills === 'carried-out' ? `it will be killed at ${context.time.at(killAt)}` : `the kubelet would kill it at ${context.time.at(killAt)}`;
+  const sentence = `Not started: startupProbe has used ${durationWords(last.t - startedAt)} of its ${durationWords(budget)} budget (${k}/${f} failures); ${kill} if it keeps failing.`;
+  const text = `startupProbe failed ${inARow(k)} (${failuresIn(context, run.attempts)}); its budget is initialDelaySeconds ${d} + failureThreshold ${f} × periodSeconds ${p} = ${budget} s from ${startNoun(context)}, and readiness and liveness wait until it succeeds.`;
   return { state: 'not-started', sentence, causes: [cause('startup-budget', text, [startup.worker, ...sampled(run.attempts), context.view.status])] };
 }
 
 function waitingForStartup(context: Context, startup: ProbeAt): Finding {
-  const startedAt = context.view.instance?.startedAt ?? 0;
-  const sentence = `Not started: startupProbe has not passed yet on this container (it started at ${context.time.at(startedAt)}); readiness and liveness wait until it succeeds.`;
+  const sentence = `Not started: startupProbe has not passed yet on this container (${startedWords(context)}); readiness and liveness wait until it succeeds.`;
   const text = `Until its startupProbe succeeds a container is not started, and its readiness and liveness probes do not run (W5 step 9): it is Not Ready, and liveness cannot restart it.`;
   return { state: 'not-started', sentence, causes: [cause('waiting-for-startup', text, [startup.worker, context.view.instance?.started, context.view.status])] };
 }
@@ -64,11 +89,11 @@ function beforeFirstAttempt(context: Context, probe: ProbeAt, state: ExplainedSt
   const head = state === 'not-started' ? 'Not started' : 'Not Ready';
   if (context.view.at < startedAt + d) {
     const sentence = `${head}: ${probeName(probe.type)} waits out its initialDelaySeconds (${durationWords(d)}, until ${context.time.at(startedAt + d)}) before its first attempt.`;
-    const text = `initialDelaySeconds counts from the container's start at ${context.time.at(startedAt)} (W6); no attempt runs before it (W5 step 8).`;
+    const text = `initialDelaySeconds counts from ${startNoun(context)} (W6); no attempt runs before it (W5 step 8).`;
     return { state, sentence, causes: [cause('initial-delay', text, [probe.worker, context.view.instance?.started])] };
   }
   if (probe.type === 'startup') return waitingForStartup(context, probe);
-  const sentence = `Not Ready: readiness has not run yet on this container (it started at ${context.time.at(startedAt)}; periodSeconds ${p}).`;
+  const sentence = `Not Ready: readiness has not run yet on this container (${startedWords(context)}; periodSeconds ${p}).`;
   const text = `A new container is Not Ready until its readiness probe succeeds (W2); its first attempt comes on the worker's next tick.`;
   return { state, sentence, causes: [cause('waiting-for-readiness', text, [probe.worker, context.view.instance?.started, context.view.status])] };
 }
@@ -127,7 +152,7 @@ function readinessFailing(context: Context, readiness: ProbeAt, run: ProbeRun, s
   const status = statusSince(context, false);
   const sinceText = context.time.at(status?.event.t ?? since);
   if (crossing.length === 0) {
-    const sentence = `Not Ready since ${sinceText}: readiness failed ${times(run.attempts.length)} in a row again (${failuresIn(context, run.attempts)}) before reaching its successThreshold ${readiness.worker.event.successThreshold}.`;
+    const sentence = `Not Ready since ${sinceText}: readiness failed ${inARow(run.attempts.length)} again (${failuresIn(context, run.attempts)}) before reaching its successThreshold ${readiness.worker.event.successThreshold}.`;
     return { state: 'not-ready', sentence, causes: [cause('readiness-failing', 'A result turns Success again only after successThreshold successes in a row (W7).', [readiness.worker, ...sampled(run.attempts), result, status])] };
   }
   const more = run.attempts.length - crossing.length;
@@ -164,7 +189,7 @@ export function belowThreshold(context: Context, type: 'readiness' | 'liveness')
   if (k >= f) return undefined;
   const left = f - k === 1 ? 'one more failure' : `${f - k} more failures in a row`;
   const next = context.time.at((run.attempts.at(-1)?.event.t ?? 0) + probe.worker.event.periodSeconds);
-  const outcome = type === 'readiness' ? 'it goes Not Ready' : context.kills === 'reported' ? 'the kubelet would restart it' : 'the kubelet kills it';
+  const outcome = type === 'readiness' ? 'it goes Not Ready' : context.kills === 'carried-out' ? 'the kubelet kills it' : 'the kubelet would restart it';
   const text = `${capitalized(type)} failed ${k} of ${f} times in a row (${failuresIn(context, run.attempts)}): ${left} (the next attempt is due at ${next}) and ${outcome}.`;
   return cause(`${type}-below-threshold`, text, [probe.worker, ...sampled(run.attempts)]);
 }

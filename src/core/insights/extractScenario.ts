@@ -2,7 +2,8 @@ import type { ProbeType } from '../manifest';
 import { type ContainerScript, DEFAULT_SCENARIO, type ProbeScript, type Scenario, type ScriptedOutcome } from '../scenario/scenario';
 import type { ContainerHistory, PodHistory, RecordingHistory } from './history';
 import { instanceEnds } from './instanceEnds';
-import { type ContainerObservations, type Disagreement, type Observation, observeContainer, toMilliseconds } from './probeObservations';
+import { type ContainerObservations, type Disagreement, type Observation, observeContainer } from './probeObservations';
+import { roundSeconds, secondsText } from './seconds';
 
 /**
  * A recording turned into a scenario (design.md §3): how the app behaved, per container, in
@@ -31,7 +32,7 @@ interface ContainerExtraction {
 }
 
 export interface ExtractOptions {
-  /** How long the recording lasted, when its header says more than its last line (`replayDuration`). */
+  /** How long the recording lasted, when its header says more than its last line (`recordingLength`). */
   readonly durationSeconds?: number;
 }
 
@@ -83,13 +84,13 @@ function extractContainer(history: RecordingHistory, pod: PodHistory, container:
     return notes.length > 0 ? { script: undefined, notes } : undefined;
   }
   const app = appTimeline(observed, length);
-  if (app.neverReady && observed.probes.size > 0) notes.push(`no probe ever succeeded: readyAfter is ${app.failAfter === undefined ? `the recording's length (${seconds(length)})` : `when its attempts began to time out (${seconds(app.failAfter)}, failAfter too)`}, so a probe the recording lacks fails throughout`);
+  if (app.neverReady && observed.probes.size > 0) notes.push(`no probe ever succeeded: readyAfter is ${app.failAfter === undefined ? `the recording's length (${secondsText(length)})` : `when its attempts began to time out (${secondsText(app.failAfter)}, failAfter too)`}, so a probe the recording lacks fails throughout`);
   const { probes, byAttempt } = probeScripts(observed, app, grpcProbes(container), notes);
   const latency = latencyOf(observed, notes);
   notes.push(...disagreementNotes(observed.disagreements.filter((d) => !byAttempt.has(d.probe)), history.kills === 'reported'));
   if (observed.skipped.errors + observed.skipped.paused > 0) notes.push(`left out, not the app's doing: ${skippedText(observed)}`);
   const timedOut = timeoutsText(observed, probes);
-  if (timedOut !== undefined) notes.push(`${timedOut} timed out: a probe's own steps cannot make it hang, so they are failures answered in ${seconds(latency)}`);
+  if (timedOut !== undefined) notes.push(`${timedOut} timed out: a probe's own steps cannot make it hang, so they are failures answered in ${secondsText(latency)}`);
   return {
     script: {
       readyAfter: app.readyAfter,
@@ -251,13 +252,13 @@ function latencyOf(observed: ContainerObservations, notes: string[]): number {
   const answered = all.filter((o) => !o.timedOut).map((o) => o.durationMs);
   if (answered.length === 0) {
     const waited = Math.max(0, ...all.map((o) => o.durationMs));
-    if (all.length > 0) notes.push(`every attempt timed out: latency is the longest wait (${seconds(waited / 1000)}), the least the app took`);
-    return toMilliseconds(waited / 1000);
+    if (all.length > 0) notes.push(`every attempt timed out: latency is the longest wait (${secondsText(waited / 1000)}), the least the app took`);
+    return roundSeconds(waited / 1000);
   }
   const sorted = answered.sort((a, b) => a - b);
-  const median = toMilliseconds((sorted[sorted.length >> 1] as number) / 1000);
+  const median = roundSeconds((sorted[sorted.length >> 1] as number) / 1000);
   const max = (sorted.at(-1) as number) / 1000;
-  if (max > 2 * median + LATENCY_SLACK_SECONDS) notes.push(`answers took ${seconds(median)} (median of ${sorted.length}) up to ${seconds(max)}: the scenario answers every probe in ${seconds(median)}`);
+  if (max > 2 * median + LATENCY_SLACK_SECONDS) notes.push(`answers took ${secondsText(median)} (median of ${sorted.length}) up to ${secondsText(max)}: the scenario answers every probe in ${secondsText(median)}`);
   return median;
 }
 
@@ -268,7 +269,7 @@ function disagreementNotes(disagreements: readonly Disagreement[], sinceFirstSta
   return disagreements.slice(0, 5).map((d) => {
     const { first } = d;
     const which = sinceFirstStart ? 'a later instance' : `restart ${d.instance}`;
-    return `${which} disagrees with the first on ${d.differing} of ${d.compared} ${d.probe} attempts (first at ${seconds(first.at)}: ${first.saw} where the scenario has ${first.kept})`;
+    return `${which} disagrees with the first on ${d.differing} of ${d.compared} ${d.probe} attempts (first at ${secondsText(first.at)}: ${first.saw} where the scenario has ${first.kept})`;
   });
 }
 
@@ -303,11 +304,11 @@ function deletionOf(history: RecordingHistory): { after?: number; note?: string 
   const deleted = [...history.pods.values()].filter((p) => p.deleting !== undefined);
   const first = deleted[0];
   if (first === undefined) return {};
-  const after = toMilliseconds((first.deleting?.event.t ?? 0));
+  const after = roundSeconds(first.deleting?.event.t ?? 0);
   const kept = [...history.pods.values()].filter((p) => p.deleting === undefined).map((p) => p.name);
   const other = deleted.filter((p) => Math.abs((p.deleting?.event.t ?? 0) - after) > 1).map((p) => p.name);
   const differ = [...(kept.length > 0 ? [`${kept.join(', ')} not deleted`] : []), ...(other.length > 0 ? [`${other.join(', ')} deleted at another time`] : [])];
-  return differ.length === 0 ? { after } : { after, note: `pod ${first.name} was deleted after ${seconds(after)}, but ${differ.join('; ')}: a scenario deletes every pod at once` };
+  return differ.length === 0 ? { after } : { after, note: `pod ${first.name} was deleted after ${secondsText(after)}, but ${differ.join('; ')}: a scenario deletes every pod at once` };
 }
 
 /** What sets two scripts of the same container apart, in a few words; `undefined` when they agree. */
@@ -316,7 +317,7 @@ function describeDifference(kept: ContainerScript, other: ContainerScript): stri
   const field = (name: 'readyAfter' | 'failAfter' | 'exitAfter' | 'latency', what: string) => {
     const a = kept[name];
     const b = other[name];
-    if (a !== b && (a === undefined || b === undefined || Math.abs(a - b) > 0.5)) parts.push(`${what} ${b === undefined ? 'never' : seconds(b)}, not ${a === undefined ? 'never' : seconds(a)}`);
+    if (a !== b && (a === undefined || b === undefined || Math.abs(a - b) > 0.5)) parts.push(`${what} ${b === undefined ? 'never' : secondsText(b)}, not ${a === undefined ? 'never' : secondsText(a)}`);
   };
   field('readyAfter', 'ready after');
   field('failAfter', 'hung after');
@@ -324,9 +325,4 @@ function describeDifference(kept: ContainerScript, other: ContainerScript): stri
   field('latency', 'answers in');
   if (parts.length === 0 && JSON.stringify(kept.probes) !== JSON.stringify(other.probes)) parts.push('its probes saw other outcomes at other times');
   return parts.length > 0 ? parts.join(', ') : undefined;
-}
-
-/** `45.4 s`, `0.2 s`, `1 s`: seconds as the scenario writes them. */
-function seconds(value: number): string {
-  return `${toMilliseconds(value)} s`;
 }

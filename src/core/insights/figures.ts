@@ -1,22 +1,16 @@
 import type { ProbeType } from '../manifest';
 import type { KillMode } from '../session/snapshot';
-import type { FailureBurst, Latency, ProbeMeasurement, StartupTime } from './measure';
+import type { Latency, ProbeMeasurement, StartupTime } from './measure';
 import { roundSeconds } from './seconds';
 
 /**
  * What the recommendations rest on, per container of the manifest: the measurements of every
  * recording pod that stands for its pod (one, or several with a cluster run's `--all-pods`),
- * folded into one worst case per figure.
+ * folded into one worst case per figure: the counts summed, the bursts and start-ups of every pod.
  */
-export interface ProbeFigures {
-  readonly probe: ProbeType;
+export interface ProbeFigures extends Pick<ProbeMeasurement, 'probe' | 'timeouts' | 'timeoutsAfterStart' | 'bursts' | 'attemptsAfterStart' | 'startup'> {
   /** The worst of the pods' figures; `answered` is their sum. */
   readonly latency: Latency | undefined;
-  readonly timeouts: number;
-  readonly timeoutsAfterStart: number;
-  readonly bursts: readonly FailureBurst[];
-  readonly attemptsAfterStart: number;
-  readonly startup: readonly StartupTime[];
   readonly measurements: readonly ProbeMeasurement[];
 }
 

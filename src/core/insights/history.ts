@@ -139,6 +139,12 @@ export function buildHistory(header: RunHeader | undefined, events: readonly Eng
   };
 }
 
+/** How long a recording lasted: its last line, or the length its header declares (a simulation's quiet last seconds). */
+export function recordingLength(header: RunHeader | undefined, history: RecordingHistory): number {
+  const declared = header?.['durationSeconds'];
+  return Math.max(history.end, typeof declared === 'number' && Number.isFinite(declared) ? declared : 0);
+}
+
 /** The seconds since the start of its instance at which an attempt ran (the attempt's `t` is when it ended). */
 export function secondsIntoInstance(instance: InstanceHistory, attempt: AttemptLine): number {
   return attempt.t - instance.startedAt;

@@ -1,5 +1,5 @@
 import type { ContainerHistory, InstanceHistory } from './history';
-import { toMilliseconds } from './probeObservations';
+import { roundSeconds, secondsText } from './seconds';
 
 /**
  * How a container's instances ended, as a scenario says it: the app exited by itself
@@ -38,13 +38,13 @@ function exitOf(container: ContainerHistory, spans: readonly number[], notes: st
       chosen = { after: exitAt, code: exitCodeOf(instance), instance: index };
     } else if (chosen !== undefined && index > chosen.instance) {
       const ranPast = exitAt === undefined && (spans[index] ?? 0) > chosen.after + 1 && endAt !== chosen.after;
-      if (ranPast || (exitAt !== undefined && Math.abs(exitAt - chosen.after) > 1)) otherwise.push(`restart ${index}: ${exitAt === undefined ? `ran ${seconds(spans[index] ?? 0)}` : `exited after ${seconds(exitAt)}`}`);
+      if (ranPast || (exitAt !== undefined && Math.abs(exitAt - chosen.after) > 1)) otherwise.push(`restart ${index}: ${exitAt === undefined ? `ran ${secondsText(spans[index] ?? 0)}` : `exited after ${secondsText(exitAt)}`}`);
     } else if (exitAt !== undefined) {
-      otherwise.push(`restart ${index}: exited after ${seconds(exitAt)}, earlier than the first instance that ran that long`);
+      otherwise.push(`restart ${index}: exited after ${secondsText(exitAt)}, earlier than the first instance that ran that long`);
     }
     coveredBefore = Math.max(coveredBefore, spans[index] ?? 0);
   }
-  if (otherwise.length > 0) notes.push(`exits differ between instances (${otherwise.slice(0, 3).join('; ')}${otherwise.length > 3 ? '; …' : ''})${chosen ? `: exitAfter ${seconds(chosen.after)} is the first instance's to get there` : ''}`);
+  if (otherwise.length > 0) notes.push(`exits differ between instances (${otherwise.slice(0, 3).join('; ')}${otherwise.length > 3 ? '; …' : ''})${chosen ? `: exitAfter ${secondsText(chosen.after)} is the first instance's to get there` : ''}`);
   return chosen === undefined ? undefined : { after: chosen.after, code: chosen.code };
 }
 
@@ -72,27 +72,21 @@ function killedEnds(container: ContainerHistory, exit: ScriptedExitSeen | undefi
   const earlyEnds = new Set(early.map(endTime));
   let foundExit = exit;
   if (early.length > 0 && earlyEnds.size === 1 && (exit === undefined || earlyEnds.has(exit.after))) foundExit ??= { after: endTime(early[0] as InstanceHistory) as number, code: exitCodeOf(early[0] as InstanceHistory) };
-  else if (early.length > 0) notes.push(`the app ended ${seconds(Math.min(...waits))} to ${seconds(longest)} after SIGTERM: the scenario takes ${seconds(longest)}`);
+  else if (early.length > 0) notes.push(`the app ended ${secondsText(Math.min(...waits))} to ${secondsText(longest)} after SIGTERM: the scenario takes ${secondsText(longest)}`);
   if (longest >= DEFAULT_GRACE_SECONDS) return { exit: foundExit, stopAfter: undefined };
-  notes.push(`the app ended ${seconds(longest)} after SIGTERM: stopAfter (had a grace period that short run out instead, a longer one would not stop it as soon)`);
+  notes.push(`the app ended ${secondsText(longest)} after SIGTERM: stopAfter (had a grace period that short run out instead, a longer one would not stop it as soon)`);
   return { exit: foundExit, stopAfter: longest };
 }
 
 function waitAfterSigterm(instance: InstanceHistory): number {
-  return toMilliseconds((instance.end?.terminated.event.t ?? 0) - (instance.end?.killing?.event.t ?? 0));
+  return roundSeconds((instance.end?.terminated.event.t ?? 0) - (instance.end?.killing?.event.t ?? 0));
 }
 
 /** Seconds since its start at which an instance ended, if it did. */
 function endTime(instance: InstanceHistory): number | undefined {
-  return instance.end === undefined ? undefined : toMilliseconds(instance.end.terminated.event.t - instance.startedAt);
+  return instance.end === undefined ? undefined : roundSeconds(instance.end.terminated.event.t - instance.startedAt);
 }
 
 function exitTime(instance: InstanceHistory): number | undefined {
   return instance.end?.cause === 'exit' ? endTime(instance) : undefined;
-}
-
-
-/** `45.4 s`: seconds as the scenario writes them. */
-function seconds(value: number): string {
-  return `${toMilliseconds(value)} s`;
 }

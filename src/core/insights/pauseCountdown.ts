@@ -1,5 +1,5 @@
-import type { EngineEvent } from '../engine/events';
 import type { EffectiveProbe, HandlerType } from '../manifest';
+import type { AttemptLine } from './history';
 
 /**
  * The breakpoint guard's arithmetic (issue 12 §4): a debugger holds the app, so every probe that
@@ -23,10 +23,13 @@ export interface ProbeTiming {
  * counted failures, all the kubelet's threshold accounting depends on.
  */
 export interface SeenRun {
-  /** The newest attempt: when it started (its tick) and when it ended (the attempt line's `t`). */
+  /**
+   * The newest attempt: when it started (its tick) and when it ended (the attempt line's `t`).
+   * Before the worker's first attempt, the tick before its first (`workerStarted`).
+   */
   readonly lastStart: number;
   readonly lastEnd: number;
-  /** The newest counted attempt succeeded or failed (`undefined`: every attempt so far was discarded). */
+  /** The newest counted attempt succeeded or failed (`undefined`: none yet, or every one so far was discarded). */
   readonly lastCounted: 'success' | 'failure' | undefined;
   /** Consecutive counted failures up to the newest attempt (W7); 0 after a success or a threshold (W9). */
   readonly failures: number;
@@ -39,8 +42,6 @@ export function probeTiming(probe: EffectiveProbe): ProbeTiming {
   const { initialDelaySeconds, periodSeconds, timeoutSeconds, failureThreshold } = probe;
   return { handler: probe.handler?.type, initialDelaySeconds, periodSeconds, timeoutSeconds, failureThreshold };
 }
-
-type AttemptLine = Extract<EngineEvent, { type: 'attempt' }>;
 
 /** How many threshold times a `SeenRun` keeps: one pause rarely outlives more. */
 const KEPT_THRESHOLDS = 4;
@@ -66,6 +67,17 @@ export function noteAttempt(run: SeenRun | undefined, attempt: Pick<AttemptLine,
   const failures = (run?.failures ?? 0) + 1;
   if (failures < failureThreshold) return { ...base, lastCounted: 'failure', failures };
   return { ...base, lastCounted: 'failure', failures: 0, thresholds: [...base.thresholds, attempt.t].slice(-KEPT_THRESHOLDS) };
+}
+
+/**
+ * W3: a worker that has not probed yet. Its loop's first tick is the moment it starts (a local
+ * session's kubelet has been up too long for W4's jitter) and the ticks follow every period from
+ * there, whether or not one probes (a container not started yet skips it). So its run stands as
+ * if the tick before came a period earlier, with nothing counted: the countdown follows its phase
+ * even when the pause comes before its first attempt.
+ */
+export function workerStarted(t: number, periodSeconds: number): SeenRun {
+  return { lastStart: t - periodSeconds, lastEnd: t - periodSeconds, lastCounted: undefined, failures: 0, thresholds: [] };
 }
 
 /** One container as the countdown sees it. */
@@ -204,15 +216,22 @@ export function secondsText(seconds: number): string {
 const PROBE_FIELD = { liveness: 'livenessProbe', startup: 'startupProbe' } as const;
 
 /**
- * The countdown in a line, where the user looks (status bar, the container's lens):
- * `paused 12 s — in the cluster liveness would restart `api` in 18 s (3 × 10 s)`, once past it
- * `… liveness would have restarted `api` 4 s ago (3 × 10 s)`; and when nothing would restart it,
- * nothing scary: `paused 12 s — `api` has no livenessProbe: the cluster would not restart it`.
- * The time left is rounded up (it reaches 0 at the restart), the time paused and past down.
+ * Where a line goes: a plain-text surface (the status bar, a lens title), which would show a
+ * backtick as it is, or Markdown (a tooltip, a hover), where the container's name is code.
  */
-export function pauseCountdownText(countdown: PauseCountdown): string {
+export type TextForm = 'plain' | 'markdown';
+
+/**
+ * The countdown in a line, where the user looks (status bar, the container's lens):
+ * `paused 12 s — in the cluster liveness would restart api in 18 s (3 × 10 s)`, once past it
+ * `… liveness would have restarted api 4 s ago (3 × 10 s)`; and when nothing would restart it,
+ * nothing scary: `paused 12 s — api has no livenessProbe: the cluster would not restart it`.
+ * In Markdown the name is code (`` `api` ``). The time left is rounded up (it reaches 0 at the
+ * restart), the time paused and past down.
+ */
+export function pauseCountdownText(countdown: PauseCountdown, form: TextForm): string {
   const paused = `paused ${secondsText(Math.floor(countdown.pausedSeconds))}`;
-  const name = `\`${countdown.container}\``;
+  const name = form === 'markdown' ? `\`${countdown.container}\`` : countdown.container;
   if (countdown.kind === 'none') {
     switch (countdown.reason) {
       case 'no-liveness':

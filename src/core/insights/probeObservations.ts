@@ -1,6 +1,8 @@
 import type { ProbeType } from '../manifest';
 import type { ScriptedOutcome } from '../scenario/scenario';
-import { type AttemptLine, type Cited, type ContainerHistory, type InstanceHistory, pausedDuring, type PodHistory, type WorkerLine } from './history';
+import type { AttemptLine, Cited, ContainerHistory, InstanceHistory, PodHistory, WorkerLine } from './history';
+import { attemptStart, attemptVerdict } from './measure';
+import { roundSeconds } from './seconds';
 
 /**
  * What a recording says of an app, per probe, in seconds since its container started: each
@@ -112,11 +114,6 @@ export function outcomeAt(timeline: readonly Observation[], at: number): Scripte
   return timeline[Math.max(after - 1, 0)]?.outcome;
 }
 
-/** Milliseconds are the engine's resolution: a time kept finer only differs by rounding noise. */
-export function toMilliseconds(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
-}
-
 /**
  * A later instance's attempts at moments the timeline already holds. One that agrees changes
  * nothing; one before the timeline's first attempt or after its last, or inside a gap whose two
@@ -164,21 +161,18 @@ function asOneProcess(instances: readonly InstanceHistory[]): { origin: number; 
 function observe(pod: PodHistory, container: ContainerHistory, attempts: readonly Cited<AttemptLine>[], origin: number, skipped: Tally): Observation[] {
   const out: Observation[] = [];
   for (const { index, event } of attempts) {
-    const sentAt = event.t - event.durationMs / 1000;
-    if (event.error !== undefined || event.outcome === 'unknown') {
-      skipped.errors++;
-      continue;
-    }
-    if (event.paused === true || (pod.pauses.length > 0 && pausedDuring(pod, sentAt, event.t))) {
-      skipped.paused++;
+    const verdict = attemptVerdict(pod, event);
+    if (verdict === 'error' || verdict === 'paused') {
+      skipped[verdict === 'error' ? 'errors' : 'paused']++;
       continue;
     }
     const timeoutMs = workerAt(container, event.probe, index)?.event.timeoutSeconds;
     out.push({
-      at: Math.max(0, toMilliseconds(sentAt - origin)),
-      outcome: event.outcome,
+      // Milliseconds are the engine's resolution: a time kept finer only differs by rounding noise.
+      at: Math.max(0, roundSeconds(attemptStart(event) - origin)),
+      outcome: verdict === 'failure' ? 'failure' : event.outcome === 'warning' ? 'warning' : 'success',
       durationMs: event.durationMs,
-      timedOut: event.outcome === 'failure' && timeoutMs !== undefined && event.durationMs >= timeoutMs * 1000,
+      timedOut: verdict === 'failure' && timeoutMs !== undefined && event.durationMs >= timeoutMs * 1000,
     });
   }
   // Attempts are written when they end: a slow one ends after a quicker one sent later.

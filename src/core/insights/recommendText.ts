@@ -1,15 +1,14 @@
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../analysis/timing';
 import type { EffectiveProbe, ProbeType } from '../manifest';
 import type { FailureBurst, Latency } from './measure';
+import { secondsText } from './seconds';
 
 /**
  * The sentences of a recommendation: why (the figures it rests on) and what it changes, in the
  * terms of validation-rules.md §C (`f × p`, `K_live = d + f × p`, `B_start = d + f × p`).
  */
 
-export function secondsText(seconds: number): string {
-  return `${Math.round(seconds * 1000) / 1000} s`;
-}
+export { secondsText } from './seconds';
 
 export function msText(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : secondsText(ms / 1000);

@@ -1,12 +1,13 @@
 import type { EngineEvent } from '../engine/events';
 import { desiredPods } from '../engine/manager';
-import type { Manifest, PodSpecModel } from '../manifest';
+import type { Manifest, PodSpecModel, ProbeType } from '../manifest';
 import type { ContainerScript, ProbeScript, Scenario } from '../scenario/scenario';
 import { startSimulation } from '../simulate';
 import type { RunHeader } from '../timeline/jsonl';
 import { type ContainerOutcome, containerOutcomes, type KillCounts, outcomeKey } from './containerOutcomes';
 import { type ExtractedScenario, extractScenario } from './extractScenario';
-import { buildHistory, type RecordingHistory } from './history';
+import { buildHistory, type RecordingHistory, recordingLength } from './history';
+import { probesByContainer } from '../scenario/match';
 
 /**
  * What another configuration would have done with the app a recording saw: the recording becomes
@@ -52,7 +53,8 @@ export interface ReplayResult {
 
 export function replayRecording(input: ReplayInput): ReplayResult {
   const history = input.history ?? buildHistory(input.header, input.events);
-  const durationSeconds = replayDuration(input.header, history);
+  // As long as the recording.
+  const durationSeconds = recordingLength(input.header, history);
   const extracted = extractScenario(history, { durationSeconds });
   const pods = desiredPods(input.manifest);
   const events: EngineEvent[] = [];
@@ -69,12 +71,6 @@ export function replayRecording(input: ReplayInput): ReplayResult {
   return { durationSeconds, containers: paired.containers, notes: [...paired.notes, ...scenarioNotes], extracted, events };
 }
 
-/** As long as the recording: its last line, or the length its header declares (a quiet end). */
-export function replayDuration(header: RunHeader | undefined, history: RecordingHistory): number {
-  const declared = header?.['durationSeconds'];
-  return Math.max(history.end, typeof declared === 'number' && Number.isFinite(declared) ? declared : 0);
-}
-
 /** A simulated recording's seed, so start-up jitter (W4) falls as it did; else the CLI's default. */
 function seedOf(header: RunHeader | undefined): number {
   const seed = header?.['seed'];
@@ -87,20 +83,12 @@ function seedOf(header: RunHeader | undefined): number {
  * them: nothing asks).
  */
 export function fitScenario(scenario: Scenario, specs: readonly PodSpecModel[]): Scenario {
-  const probes = new Map<string, Set<string>>();
-  for (const spec of specs) {
-    for (const container of spec.containers) {
-      if (container.kind === 'ephemeral') continue;
-      let types = probes.get(container.name);
-      if (!types) probes.set(container.name, (types = new Set()));
-      for (const probe of container.probes) types.add(probe.type);
-    }
-  }
+  const probes = probesByContainer(specs);
   const containers: Record<string, ContainerScript> = {};
   for (const [name, script] of Object.entries(scenario.containers)) {
     const has = probes.get(name);
     if (has === undefined) continue;
-    const kept = Object.fromEntries(Object.entries(script.probes).filter(([type]) => has.has(type))) as Partial<Record<string, ProbeScript>>;
+    const kept = Object.fromEntries(Object.entries(script.probes).filter(([type]) => has.has(type as ProbeType))) as Partial<Record<string, ProbeScript>>;
     containers[name] = { ...script, probes: kept };
   }
   return { ...scenario, containers };

@@ -1,5 +1,6 @@
 import type { KillCounts } from './containerOutcomes';
 import type { BeforeAfter, ContainerComparison, ReplayResult } from './replay';
+import { roundSeconds } from './seconds';
 
 /** `probe-lens replay --format json` (design.md §3: one schema version, no prose). */
 export interface ReplayJson {
@@ -10,7 +11,7 @@ export interface ReplayJson {
 }
 
 export function replayJson(result: ReplayResult): ReplayJson {
-  return { schemaVersion: 1, durationSeconds: Math.round(result.durationSeconds * 1000) / 1000, containers: result.containers, notes: result.notes };
+  return { schemaVersion: 1, durationSeconds: roundSeconds(result.durationSeconds), containers: result.containers, notes: result.notes };
 }
 
 const ROWS: readonly { readonly label: string; readonly text: (c: ContainerComparison) => BeforeAfter<string> }[] = [

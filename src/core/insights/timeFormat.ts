@@ -1,4 +1,5 @@
 import { virtualTime } from '../session/headline';
+import { momentText, type TimelineClock } from '../timeline/clockText';
 
 /**
  * How an explanation writes a moment of its recording: the wall clock (`12:03:40`, in the local
@@ -23,15 +24,10 @@ const VIRTUAL: TimeFormat = {
 };
 
 function wallClock(startedAtMs: number): TimeFormat {
-  const at = (t: number) => clockTime(startedAtMs + Math.floor(t) * 1000);
+  // The clock's own second, as the timeline's ruler reads it (a start at 12:00:00.6 puts t = 1 at
+  // 12:00:01); to the millisecond, so `--at 12:00:01` read back as t = 0.4 says 12:00:01 again.
+  const at = momentText({ kind: 'wall', startedAtMs });
   return { at, series: (ts) => shortened(ts.map(at)) };
-}
-
-/** `12:03:40` in the local time zone (tests pin it with TZ=UTC). */
-function clockTime(epochMs: number): string {
-  const date = new Date(epochMs);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }
 
 /** Each time after the first keeps only its seconds (`:30`) when everything before them is the previous one's. */
@@ -55,4 +51,15 @@ export function durationWords(seconds: number): string {
   if (s < 7200) return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
   const minutes = Math.round(s / 60);
   return minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/**
+ * The times of an explanation shown in the timeline, to the second, as its axis says them:
+ * `1m10s` on a virtual clock (not the `t+00:01:10` of the editor and the CLI, which have no axis
+ * to match), the time of day on the wall clock.
+ */
+export function timelineTimeFormat(clock: TimelineClock): TimeFormat {
+  if (clock.kind === 'wall') return timeFormatFor(clock.startedAtMs);
+  const at = momentText(clock);
+  return { at, series: (ts) => ts.map(at).join(', ') };
 }

@@ -27,7 +27,7 @@ export function matchScenario(scenario: Scenario, pods: readonly PodSpecModel[])
 }
 
 /** The containers the pods run (ephemeral ones never do), each with the probe types it has in any pod. */
-function probesByContainer(pods: readonly PodSpecModel[]): Map<string, Set<ProbeType>> {
+export function probesByContainer(pods: readonly PodSpecModel[]): Map<string, Set<ProbeType>> {
   const containers = new Map<string, Set<ProbeType>>();
   for (const pod of pods) {
     for (const container of pod.containers) {

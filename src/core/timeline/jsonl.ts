@@ -37,6 +37,8 @@ export interface LineProblem {
 export interface ParsedTimeline {
   readonly header: RunHeader | undefined;
   readonly events: EngineEvent[];
+  /** With `lineNumbers`: the 1-based line of the text each event is on (`lines[i]` for `events[i]`). */
+  readonly lines?: number[];
   /** The first `MAX_PROBLEMS` lines that were not events, with why. */
   readonly problems: readonly LineProblem[];
   /** Lines skipped in all: malformed, or of a type this version does not know (a newer writer's). */
@@ -56,8 +58,10 @@ const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const isBoolean = (v: unknown) => typeof v === 'boolean';
 
 function fields(spec: Record<string, (v: unknown) => boolean>): Check {
+  // Listed once, not per line: a recording can have millions of lines.
+  const entries = Object.entries(spec);
   return (value) => {
-    for (const [name, valid] of Object.entries(spec)) if (!valid(value[name])) return `field ${name} is ${value[name] === undefined ? 'missing' : `not valid (${JSON.stringify(value[name])?.slice(0, 40)})`}`;
+    for (const [name, valid] of entries) if (!valid(value[name])) return `field ${name} is ${value[name] === undefined ? 'missing' : `not valid (${JSON.stringify(value[name])?.slice(0, 40)})`}`;
     return undefined;
   };
 }
@@ -83,14 +87,22 @@ const CHECKS: Readonly<Record<EngineEvent['type'], Check>> = {
   target: fields({ t: isNumber, pod: isString, manifestPod: isString, clusterPod: isString, namespace: isString, podIP: optional(isString) }),
 };
 
+export interface ParseOptions {
+  /** Keep each event's line number, for a reader that cites the file (`probe-lens explain`). */
+  readonly lineNumbers?: boolean;
+}
+
 /**
  * Reads a recording: `probe-lens simulate|run --format jsonl`, or an export from the panel. Never
  * throws: a line that is not an event is skipped and said (up to `MAX_PROBLEMS`), so a truncated
  * or hand-edited file still shows what it holds. Line types from a newer writer are skipped.
  */
-export function parseJsonLines(text: string): ParsedTimeline {
+export function parseJsonLines(text: string, options: ParseOptions & { readonly lineNumbers: true }): ParsedTimeline & { readonly lines: number[] };
+export function parseJsonLines(text: string, options?: ParseOptions): ParsedTimeline;
+export function parseJsonLines(text: string, options: ParseOptions = {}): ParsedTimeline {
   let header: RunHeader | undefined;
   const events: EngineEvent[] = [];
+  const eventLines: number[] | undefined = options.lineNumbers ? [] : undefined;
   const problems: LineProblem[] = [];
   let skipped = 0;
   const skip = (line: number, message: string) => {
@@ -125,9 +137,12 @@ export function parseJsonLines(text: string): ParsedTimeline {
     }
     const problem = check(record);
     if (problem) skip(lineNumber, `${record['type']}: ${problem}`);
-    else events.push(record as unknown as EngineEvent);
+    else {
+      events.push(record as unknown as EngineEvent);
+      eventLines?.push(lineNumber);
+    }
   }
-  return { header, events, problems, skipped };
+  return eventLines ? { header, events, lines: eventLines, problems, skipped } : { header, events, problems, skipped };
 }
 
 /** Lines without copying the text into an array of them first (a recording can be hundreds of MB). */

@@ -22,6 +22,8 @@ import { pickSession } from './pickers';
 export const WHAT_IF_SCHEME = 'probe-lens-whatif';
 /** The timeline's internal command that draws a recording above its replay. */
 const SHOW_COMPARISON = 'probeLens.timeline.showComparison';
+/** What VS Code gives a command run from a webview editor's title: the panel's own resource. */
+const WEBVIEW_PANEL_SCHEME = 'webview-panel';
 
 export interface WhatIfDeps {
   readonly sessions: Sessions;
@@ -57,8 +59,18 @@ export function registerWhatIf(deps: WhatIfDeps): vscode.Disposable {
   return vscode.Disposable.from(
     documents,
     vscode.workspace.registerTextDocumentContentProvider(WHAT_IF_SCHEME, documents),
-    vscode.commands.registerCommand('probeLens.whatIf', (...args: unknown[]) => whatIf(deps, documents, args)),
+    vscode.commands.registerCommand('probeLens.whatIf', (...args: unknown[]) => whatIf(deps, documents, withoutPanelResource(args))),
   );
+}
+
+/**
+ * From the timeline panel's title button, VS Code passes the panel's resource (`webview-panel:…`),
+ * which names no manifest nor session: the panel it stands for is the active one, as from the
+ * palette.
+ */
+function withoutPanelResource(args: readonly unknown[]): readonly unknown[] {
+  const first = args[0];
+  return first instanceof vscode.Uri && first.scheme === WEBVIEW_PANEL_SCHEME ? [] : args;
 }
 
 async function whatIf(deps: WhatIfDeps, documents: WhatIfDocuments, args: readonly unknown[]): Promise<WhatIfOutcome | undefined> {

@@ -80,14 +80,9 @@ export class BreakpointGuard implements PauseCountdowns, vscode.Disposable {
       () => podsOf(session),
       (pod, container, probe) => manifestProbe(session, pod, container, probe)?.effective.failureThreshold,
     );
-    // Its probes so far, from the snapshot: a guard turned on mid-session still knows their phase.
-    for (const pod of session.state.pods.values()) {
-      for (const container of pod.containers.values()) {
-        for (const probe of container.probes.values()) {
-          if (probe.failureThreshold !== undefined) ledger.seed(pod.name, container.name, probe.type, probe.failureThreshold, probe.recentAttempts);
-        }
-      }
-    }
+    // Its probes so far, from what it recorded: its first worker lines come before the registry has
+    // it, and before its snapshot (published at most every 250 ms) shows them.
+    for (const event of session.events.events()) ledger.follow(event);
     this.guarded.set(session, { ledger, subscription: session.markEvents((event) => ledger.mark(event)) });
   }
 

@@ -11,8 +11,10 @@ export interface ContainerCountdown {
   readonly pod: string;
   readonly container: string;
   readonly countdown: PauseCountdown;
-  /** `paused 12 s — in the cluster liveness would restart `api` in 18 s (3 × 10 s)`. */
+  /** `paused 12 s — in the cluster liveness would restart api in 18 s (3 × 10 s)`: plain, for the status bar and a lens title. */
   readonly text: string;
+  /** The same in Markdown (the container's name as code), for a tooltip. */
+  readonly markdown: string;
   /** How it was reached, for a tooltip. */
   readonly detail: string;
   /** The restart would already have happened. */
@@ -63,7 +65,8 @@ export function sessionCountdowns(session: ProbingSession, ledger: PauseLedger, 
         pod: manifestPod,
         container: model.name,
         countdown,
-        text: pauseCountdownText(countdown),
+        text: pauseCountdownText(countdown, 'plain'),
+        markdown: pauseCountdownText(countdown, 'markdown'),
         detail: pauseCountdownDetail(countdown),
         overdue: countdown.kind === 'restart' && countdown.secondsLeft <= 0,
       });

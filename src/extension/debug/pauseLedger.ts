@@ -1,5 +1,6 @@
 import type { EngineEvent, PauseLine } from '../../core/engine/events';
-import { noteAttempt, type SeenRun } from '../../core/insights/pauseCountdown';
+import type { AttemptLine } from '../../core/insights/history';
+import { noteAttempt, type SeenRun, workerStarted } from '../../core/insights/pauseCountdown';
 import type { ProbeType } from '../../core/manifest';
 
 /**
@@ -9,8 +10,6 @@ import type { ProbeType } from '../../core/manifest';
 export const STEP_GRACE_SECONDS = 1.5;
 /** Closed pauses kept for marking attempts that end after the pause: longer than any attempt lasts. */
 const KEPT_PAUSE_SECONDS = 600;
-
-type AttemptLine = Extract<EngineEvent, { type: 'attempt' }>;
 
 /** When a probing session's program is held, as its session clock (seconds) tells it. */
 export interface Hold {
@@ -40,7 +39,8 @@ export class PauseLedger {
 
   /**
    * `pods`: the pods a `pause` line is written for. `thresholdOf`: a probe's failureThreshold as
-   * the manifest gives it, for probes whose worker line came before the ledger saw the session.
+   * the manifest gives it, for probes whose worker line the ledger never saw (a long session's
+   * bounded log dropped it before the guard followed the session).
    */
   constructor(
     private readonly pods: () => readonly string[],
@@ -91,28 +91,26 @@ export class PauseLedger {
    * attempt that ran while the program was held.
    */
   mark(event: EngineEvent): EngineEvent {
+    this.follow(event);
+    return event.type === 'attempt' && this.overlapsPause(event) ? { ...event, paused: true } : event;
+  }
+
+  /**
+   * Follows the probes' runs through one event, without marking it: every event as it comes
+   * (`mark`), and those the session recorded before the guard watched it.
+   */
+  follow(event: EngineEvent): void {
     if (event.type === 'worker') {
-      // A new worker counts from nothing (an edit replaced the probe, or the pod started).
+      // A new worker counts from nothing (an edit replaced the probe, or the pod started), on its own ticks.
       const key = probeKey(event.pod, event.container, event.probe);
       this.thresholds.set(key, event.failureThreshold);
-      this.runs.delete(key);
-      return event;
+      this.runs.set(key, workerStarted(event.t, event.periodSeconds));
+      return;
     }
-    if (event.type !== 'attempt') return event;
+    if (event.type !== 'attempt') return;
     const key = probeKey(event.pod, event.container, event.probe);
     const threshold = this.thresholds.get(key) ?? this.thresholdOf(event.pod, event.container, event.probe);
     if (threshold !== undefined) this.runs.set(key, noteAttempt(this.runs.get(key), event, threshold));
-    return this.overlapsPause(event) ? { ...event, paused: true } : event;
-  }
-
-  /** Starts following a probe whose worker line came before the guard watched: its threshold, and its newest attempts. */
-  seed(pod: string, container: string, probe: ProbeType, failureThreshold: number, attempts: readonly AttemptLine[]): void {
-    const key = probeKey(pod, container, probe);
-    if (this.thresholds.has(key)) return;
-    this.thresholds.set(key, failureThreshold);
-    let run: SeenRun | undefined;
-    for (const attempt of attempts) run = noteAttempt(run, attempt, failureThreshold);
-    if (run) this.runs.set(key, run);
   }
 
   /** What the session saw of a probe's attempts. */

@@ -12,14 +12,15 @@ export interface PausedStatus {
 
 /**
  * The status bar while held: the most urgent countdown leads (`$(debug-pause) paused 12 s — in
- * the cluster liveness would restart `api` in 18 s (3 × 10 s)`, `· +1 more` for the others), the
- * tooltip lists them all and says how the first was reached. `undefined`: nothing is held.
+ * the cluster liveness would restart api in 18 s (3 × 10 s)`, `· +1 more` for the others), the
+ * tooltip lists them all (in Markdown) and says how the first was reached. `undefined`: nothing
+ * is held.
  */
 export function pausedStatus(countdowns: readonly ContainerCountdown[]): PausedStatus | undefined {
   const [first, ...others] = countdowns;
   if (!first) return undefined;
   const text = `$(debug-pause) ${first.text}${others.length > 0 ? ` · +${others.length} more` : ''}`;
-  const lines = countdowns.map((c) => `- **${escapeMarkdown(c.session.label)}** ${escapeMarkdown(`${c.pod}/${c.container}`)}: ${c.text}`);
+  const lines = countdowns.map((c) => `- **${escapeMarkdown(c.session.label)}** ${escapeMarkdown(`${c.pod}/${c.container}`)}: ${c.markdown}`);
   const tooltip = new vscode.MarkdownString(
     ['Probe Lens — a debugger holds the program under probe', '', ...lines, '', first.detail, '', 'Attempts that ran while it was held are marked *paused* in the timeline. Turn this off with `probeLens.breakpointGuard.enabled`.'].join('\n'),
   );

@@ -1,7 +1,8 @@
 import type { EngineEvent } from '../../core/engine/events';
 import { explainContainer } from '../../core/insights/explain';
 import { buildHistory } from '../../core/insights/history';
-import { timeFormatFor } from '../../core/insights/timeFormat';
+import { timelineTimeFormat } from '../../core/insights/timeFormat';
+import type { TimelineClock } from '../../core/timeline/clockText';
 import type { RunHeader } from '../../core/timeline/jsonl';
 import { laneKeyOf } from '../../core/timeline/laneKeys';
 import { sectionLaneKey } from '../../core/timeline/sections';
@@ -21,11 +22,12 @@ export type ExplainAnswer = { readonly explanation: TimelineExplanation } | { re
  * The timeline's selection explained (issue 12 §1): why the container is in its state at the
  * moment selected, from the run's lines up to then — the same core code as `probe-lens explain
  * --at`. Each cited line is said with the lane it is drawn on (section-prefixed in a timeline of
- * several runs), so the webview can show it. Pure: no editor API.
+ * several runs), so the webview can show it; its times are said as the panel's axis says them
+ * (`clock`: the panel's), as the webview says the cited lines' times. Pure: no editor API.
  */
-export function explainMoment(run: ExplainableRun, request: ExplainRequest): ExplainAnswer {
+export function explainMoment(run: ExplainableRun, request: ExplainRequest, clock: TimelineClock): ExplainAnswer {
   const history = buildHistory(run.header, run.events, { until: request.t });
-  const found = explainContainer(history, request.pod, request.container, request.t, timeFormatFor(history.startedAtMs));
+  const found = explainContainer(history, request.pod, request.container, request.t, timelineTimeFormat(clock));
   if (!found) return { failure: `${request.pod}/${request.container} has no lines by then` };
   return {
     explanation: {

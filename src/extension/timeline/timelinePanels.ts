@@ -211,18 +211,20 @@ export class TimelinePanels implements vscode.Disposable {
 
   /**
    * The selection's *why*: the container explained at the moment asked, from the panel's lines up
-   * to then, and the answer sent back (a failure is an answer too: the webview says it).
+   * to then, its times said on the panel's clock, and the answer sent back (a failure is an
+   * answer too: the webview says it).
    */
   explain(panel: TimelinePanel, request: Extract<WebviewMessage, { type: 'explain' }>): void {
-    const run = panel.content?.explainable?.(request.section);
-    if (!run) {
+    const content = panel.content;
+    const run = content?.explainable?.(request.section);
+    if (!content || !run) {
       panel.answer(request.request, { failure: 'this timeline has no lines to explain' });
       return;
     }
     const started = performance.now();
     let answer: ReturnType<typeof explainMoment>;
     try {
-      answer = explainMoment(run, request);
+      answer = explainMoment(run, request, content.source().clock);
     } catch (error) {
       // A bug in the insights must not leave the webview waiting: it is logged, and said.
       this.deps.log.error(`timeline: explaining ${request.pod}/${request.container} at ${request.t} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

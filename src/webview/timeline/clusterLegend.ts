@@ -1,20 +1,13 @@
 /**
  * The legend's "Cluster" group: what the canvas draws of the cluster's verdict, shown only once a
- * cluster session's lines are in the model. Its swatches are small canvases painted with the
- * palette the lanes are drawn with (outlined and hollow shapes have no CSS equivalent), painted
- * again when the theme changes.
+ * cluster session's lines are in the model. Its swatches are painted with the palette the lanes
+ * are drawn with.
  */
-import { h } from './dom';
+import { LegendGroup, type Swatch, SWATCH_HEIGHT as HEIGHT, SWATCH_WIDTH as WIDTH } from './legendGroup';
 import { fillDisagreement } from './render/cluster';
 import { trianglePath } from './render/markers';
-import type { Palette } from './theme';
 
-type SwatchPainter = (ctx: CanvasRenderingContext2D, palette: Palette) => void;
-
-const WIDTH = 18;
-const HEIGHT = 12;
-
-const SWATCHES: readonly (readonly [string, SwatchPainter])[] = [
+const SWATCHES: readonly Swatch[] = [
   ['kubelet: Ready (the cluster\'s own verdict)', (ctx, p) => outlinedBand(ctx, p.kubeletReady, 0.22)],
   ['kubelet: not ready', (ctx, p) => outlinedBand(ctx, p.kubeletNotReady, 0.12)],
   ['the cluster\'s event (hollow; ours are filled)', (ctx, p) => triangle(ctx, p.outcomes[2] as string, p.background, false)],
@@ -43,44 +36,9 @@ const SWATCHES: readonly (readonly [string, SwatchPainter])[] = [
   ],
 ];
 
-export class ClusterLegend {
-  readonly element: HTMLSpanElement;
-  private readonly canvases: HTMLCanvasElement[] = [];
-  private painted: Palette | undefined;
-
-  /** `legend`: the legend it is put in while shown (out of it otherwise: a group's `display` would beat `hidden`). */
-  constructor(private readonly legend: HTMLElement) {
-    const items = SWATCHES.map(([text]) => {
-      const canvas = h('canvas', { className: 'tl-swatch', attrs: { 'aria-hidden': 'true' } });
-      canvas.style.width = `${WIDTH}px`;
-      canvas.style.height = `${HEIGHT}px`;
-      this.canvases.push(canvas);
-      return h('span', { className: 'tl-legend-item' }, [canvas, h('span', { text })]);
-    });
-    this.element = h('span', { className: 'tl-legend-group', id: 'timeline-legend-cluster' }, [h('span', { className: 'tl-legend-title', text: 'Cluster' }), ...items]);
-  }
-
-  /** Shown while the model holds a cluster session's lines; painted in `palette` (again only when it changed). */
-  update(shown: boolean, palette: Palette): void {
-    if (!shown) {
-      this.element.remove();
-      return;
-    }
-    if (!this.element.isConnected) this.legend.append(this.element);
-    if (palette === this.painted) return;
-    this.painted = palette;
-    const dpr = window.devicePixelRatio || 1;
-    SWATCHES.forEach(([, paint], i) => {
-      const canvas = this.canvases[i] as HTMLCanvasElement;
-      canvas.width = Math.round(WIDTH * dpr);
-      canvas.height = Math.round(HEIGHT * dpr);
-      const ctx = canvas.getContext('2d');
-      if (!ctx) return;
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, WIDTH, HEIGHT);
-      paint(ctx, palette);
-    });
-  }
+/** The group, put in `legend` while the model holds a cluster session's lines. */
+export function clusterLegend(legend: HTMLElement): LegendGroup {
+  return new LegendGroup(legend, 'timeline-legend-cluster', 'Cluster', SWATCHES);
 }
 
 function outlinedBand(ctx: CanvasRenderingContext2D, colour: string, alpha: number): void {

@@ -4,10 +4,11 @@
  */
 import type { ProbeType } from '../../core/manifest/model';
 import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
-import { ClusterLegend } from './clusterLegend';
+import { clusterLegend } from './clusterLegend';
 import { button, type ButtonSpec, h, setButtonFace } from './dom';
 import { ZOOM_STEP } from './keyCommands';
-import { PauseLegend } from './pauseLegend';
+import type { LegendGroup } from './legendGroup';
+import { pauseLegend } from './pauseLegend';
 import { REPLAY_SPEEDS } from './replay';
 
 export interface ControlEvents {
@@ -33,9 +34,9 @@ export class Controls {
   readonly filters: HTMLDivElement;
   readonly legend: HTMLDivElement;
   /** The legend's group for a cluster session's lines, not there for other sessions. */
-  readonly clusterLegend: ClusterLegend;
+  readonly clusterLegend: LegendGroup;
   /** The legend's group for a debugger's pauses, there once the model holds one. */
-  readonly pauseLegend: PauseLegend;
+  readonly pauseLegend: LegendGroup;
   private readonly title: HTMLSpanElement;
   private readonly follow: HTMLButtonElement;
   private readonly replay: HTMLDivElement;
@@ -95,8 +96,8 @@ export class Controls {
       this.outcomeChips,
     ]);
     this.legend = buildLegend();
-    this.clusterLegend = new ClusterLegend(this.legend);
-    this.pauseLegend = new PauseLegend(this.legend);
+    this.clusterLegend = clusterLegend(this.legend);
+    this.pauseLegend = pauseLegend(this.legend);
   }
 
   setSource(title: string, replayable: boolean, canExport: boolean): void {

@@ -3,7 +3,10 @@
  * node tests import it. Virtual clocks read as elapsed time (`1m30s`); wall clocks as the local
  * time of day (`14:03:20`) from the session's start.
  */
+import { decimalsFor, formatElapsed } from '../../core/timeline/clockText';
 import type { TimelineClock } from '../../shared/protocol';
+
+export { formatElapsed };
 
 export interface Tick {
   /** Seconds since the run began (the model's `t`). */
@@ -52,36 +55,6 @@ export function axisTicks(start: number, end: number, widthPx: number, clock: Ti
 
 function roundTo(t: number, step: number): number {
   return Math.round(t / step) * step;
-}
-
-function decimalsFor(step: number): number {
-  if (step >= 1) return 0;
-  if (step >= 0.1) return 1;
-  if (step >= 0.01) return 2;
-  return 3;
-}
-
-/**
- * Elapsed virtual time, as the axis and tooltips say it: `0s`, `30s`, `1m`, `1m30s`, `2h`,
- * `1h5m`, `12.5s`. `step` says how precise (an axis at 0.5 s steps shows one decimal).
- */
-export function formatElapsed(t: number, step = 1): string {
-  const decimals = decimalsFor(step);
-  const negative = t < 0;
-  let rest = Math.abs(t);
-  // Round once, at the precision shown, so 59.999 reads 1m and not 60s.
-  const unit = 10 ** decimals;
-  rest = Math.round(rest * unit) / unit;
-  const hours = Math.floor(rest / 3600);
-  rest -= hours * 3600;
-  const minutes = Math.floor(rest / 60);
-  rest -= minutes * 60;
-  const seconds = Math.round(rest * unit) / unit;
-  let text = '';
-  if (hours > 0) text += `${hours}h`;
-  if (minutes > 0) text += `${minutes}m`;
-  if (seconds > 0 || text === '') text += `${seconds.toFixed(decimals)}s`;
-  return negative && text !== '0s' && !/^0\.0+s$/.test(text) ? `-${text}` : text;
 }
 
 /** Local time of day, `HH:MM:SS` (with tenths or hundredths for finer steps). */

@@ -4,6 +4,7 @@
  * (`explanation`) fills the details area (`whyView.ts`). Only the newest question's answer is
  * shown. The CLI's page has no host to ask (`canExplain` unset): there, nothing is selected.
  */
+import { momentText } from '../../core/timeline/clockText';
 import type { ContainerLane } from '../../core/timeline/viewModel';
 import type { HostMessage, TimelineClock } from '../../shared/protocol';
 import { laneTitle } from './describe';
@@ -51,7 +52,8 @@ export class WhyController {
   receive(message: Extract<HostMessage, { type: 'explanation' }>): void {
     const selected = this.selected;
     if (!selected || message.request !== this.request) return;
-    if (message.explanation) this.view.show(this.title(selected), message.explanation, (t) => formatInstant(t, this.clock()));
+    // The cited lines' times as the host wrote the sentence's, and as the axis says them.
+    if (message.explanation) this.view.show(this.title(selected), message.explanation, momentText(this.clock()));
     else this.view.failed(this.title(selected), message.failure ?? 'the host gave no reason');
   }
 

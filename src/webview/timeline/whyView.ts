@@ -49,7 +49,7 @@ export class WhyView {
     this.render({ shown: true, pending: true, title, sentence: 'Explaining…', causes: [] }, []);
   }
 
-  /** The host's answer; `at(t)` says a time as the axis does. */
+  /** The host's answer; `at(t)` says a cited line's time as the sentence does (`timelineTimeFormat`). */
   show(title: string, explanation: TimelineExplanation, at: (t: number) => string): void {
     const causes = explanation.causes.map((cause) => ({ text: cause.text, evidence: cause.evidence.map((e) => evidenceText(e, at)) }));
     this.render({ shown: true, pending: false, title, sentence: explanation.sentence, causes }, explanation.causes.map((cause) => cause.evidence));
@@ -95,7 +95,7 @@ export class WhyView {
   }
 }
 
-/** A cited line as its button says it: `1:35 · Readiness probe failed: HTTP 503`. */
+/** A cited line as its button says it: `1m35s · Readiness probe failed: HTTP 503`. */
 export function evidenceText(evidence: TimelineEvidence, at: (t: number) => string): string {
   return `${at(evidence.t)} · ${evidence.summary}`;
 }

@@ -99,6 +99,7 @@ const CLAIMS: Readonly<Record<string, (e: Line) => boolean>> = {
   disagreement: (e) => e.type === 'disagreement' && e.state === 'open',
   kubelet: (e) => e.type === 'kubelet',
   'cluster-restarts': any(is.running, (e) => e.type === 'prediction' && e.state === 'confirmed'),
+  'cluster-stopped': any(is.running, is.terminated, (e) => e.type === 'prediction' && e.state === 'confirmed'),
   waiting: (e) => e.type === 'container' && e.state === 'waiting',
   'not-created': is.worker,
 };

@@ -11,7 +11,7 @@ import { desiredPods } from '../../../src/core/engine/manager';
 import { type ObservedContainer, ObservedPodRuntime } from '../../../src/core/engine/observedPod';
 import type { AttemptRequest, ProbeTarget } from '../../../src/core/engine/target';
 import { VerdictComparer } from '../../../src/core/cluster/verdicts';
-import { explainContainer, explainRecording } from '../../../src/core/insights/explain';
+import { explainContainer, type Explanation, explainRecording } from '../../../src/core/insights/explain';
 import { buildHistory } from '../../../src/core/insights/history';
 import { timeFormatFor } from '../../../src/core/insights/timeFormat';
 import { parseManifest } from '../../../src/core/manifest';
@@ -71,23 +71,87 @@ test('paused: a debugger holding the app says so, and the failures it caused are
   assertCitesItsLines(continued, after);
 });
 
-test('reported kills (a local session): the kubelet would restart, the process runs on', () => {
-  const run = sessionRun(WITH_STARTUP, LIVENESS_FAILS_AT_40.replace('stopAfter: 0', 'stopAfter: 5'), 'reported');
-  try {
-    run.at(400);
-    const recording = { header: runHeader({ mode: 'session', kind: 'local', startedAt: NOON }), events: run.events };
-    const killing = explain(recording, 'web', 'web', 62);
-    assert.equal(killing.sentence, 'Would restart now: liveness failed 3 times in a row (connection refused at 12:00:40, :50, 12:01:00; failureThreshold 3).');
-    assert.equal(killing.causes[0]?.text, 'The kubelet would kill it at 12:01:00 (Container web failed liveness probe, will be restarted) and start it again; Probe Lens only reports it: the process runs on.');
-    assertCitesItsLines(run.events, killing);
-    // The kills take the whole grace period here (30 s: the process is only observed, it never stops).
-    const backOff = explain(recording, 'web', 'web', 290);
-    assert.equal(backOff.sentence, 'Would have restarted twice: each time liveness failed 3× (connection refused) 20 s after startup succeeded; now waiting out back-off (20 s, until 12:05:00).');
-    assertCitesItsLines(run.events, backOff);
-  } finally {
-    run.dispose();
-  }
-});
+interface ReportedRow {
+  readonly reason: string;
+  readonly yaml: string;
+  readonly scenario: string;
+  readonly until: number;
+  readonly at: number;
+  readonly state: Explanation['state'];
+  readonly sentence: string;
+  readonly reasons: readonly string[];
+  /** Causes whose text the row asserts, by reason. */
+  readonly texts?: Readonly<Record<string, string>>;
+}
+
+/** Starts in 15 s; 40 s after each start liveness is refused; SIGTERM would end it in 5 s, but the process is only observed. */
+const LIVENESS_FAILS_REPORTED = LIVENESS_FAILS_AT_40.replace('stopAfter: 0', 'stopAfter: 5');
+const STARTUP_FAILS = webPod(`startupProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 10, failureThreshold: 3}\n${READINESS}`, 'terminationGracePeriodSeconds: 5');
+const NEVER = webPod(`${READINESS}\n${LIVENESS}`, 'restartPolicy: Never');
+
+/**
+ * Reported kills (a local session): nothing was stopped or restarted — every sentence says what
+ * the kubelet would have done, and that the process ran on. (A kill takes the whole grace period
+ * here: the process is only observed, it never stops.)
+ */
+const REPORTED: readonly ReportedRow[] = [
+  { reason: 'liveness-below-threshold', yaml: WITH_STARTUP, scenario: LIVENESS_FAILS_REPORTED, until: 400, at: 55, state: 'ready', sentence: 'Ready, but liveness failed 2 of 3 times in a row (connection refused at 12:00:40, :50): one more failure (the next attempt is due at 12:01:00) and the kubelet would restart it.', reasons: ['liveness-below-threshold', 'ready', 'started'] },
+  {
+    reason: 'killing', yaml: WITH_STARTUP, scenario: LIVENESS_FAILS_REPORTED, until: 400, at: 62, state: 'restarting',
+    sentence: 'Would restart now: liveness failed 3 times in a row (connection refused at 12:00:40, :50, 12:01:00; failureThreshold 3).',
+    reasons: ['killing', 'started'],
+    texts: { killing: 'The kubelet would kill it at 12:01:00 (Container web failed liveness probe, will be restarted) and start it again; Probe Lens only reports it: the process runs on.' },
+  },
+  {
+    reason: 'liveness-restarts', yaml: WITH_STARTUP, scenario: LIVENESS_FAILS_REPORTED, until: 400, at: 95, state: 'not-started',
+    sentence: 'Not started: startupProbe has not passed yet on this container (the kubelet would have restarted it at 12:01:30); readiness and liveness wait until it succeeds.',
+    reasons: ['waiting-for-startup', 'liveness-restarts'],
+    texts: { 'liveness-restarts': 'Liveness would have killed it once (at 12:01:00): it failed 3× in a row (connection refused), reaching its failureThreshold, at which the kubelet kills the container (K2); Probe Lens only reported the kill: the process runs on.' },
+  },
+  {
+    reason: 'back-off', yaml: WITH_STARTUP, scenario: LIVENESS_FAILS_REPORTED, until: 400, at: 290, state: 'back-off',
+    sentence: 'Would have restarted twice: each time liveness failed 3× (connection refused) 20 s after startup succeeded; the kubelet would now wait out back-off (20 s, until 12:05:00).',
+    reasons: ['liveness-restarts', 'back-off'],
+    texts: { 'back-off': "CrashLoopBackOff: the kubelet restarts a container that keeps ending only after a back-off since it last ended (12:04:40): 10 s, then doubling up to 5 min; 10 min of running resets it (B2, B3). Here the kills were only reported: the process runs on, and its probes wait out the back-off as the kubelet's would." },
+  },
+  { reason: 'startup-budget', yaml: WITH_STARTUP, scenario: LIVENESS_FAILS_REPORTED, until: 400, at: 105, state: 'not-started', sentence: 'Not started: startupProbe has used 10 s of its 300 s budget (1/30 failures); the kubelet would kill it at 12:06:30 if it keeps failing.', reasons: ['startup-budget', 'liveness-restarts'], texts: { 'startup-budget': 'startupProbe failed once (connection refused at 12:01:40); its budget is initialDelaySeconds 0 + failureThreshold 30 × periodSeconds 10 = 300 s from the restart the kubelet would have made at 12:01:30, and readiness and liveness wait until it succeeds.' } },
+  {
+    reason: 'startup-restarts', yaml: STARTUP_FAILS, scenario: 'containers:\n  web: {readyAfter: 1000}', until: 300, at: 65, state: 'back-off',
+    sentence: 'Would have been killed twice: each time startupProbe failed 3× (connection refused), using up its 30 s budget; the kubelet would now wait out back-off (10 s, until 12:01:15).',
+    reasons: ['startup-restarts', 'back-off'],
+    texts: { 'startup-restarts': 'Its startupProbe would have killed it twice (at 12:00:30, 12:01:00): each time it failed 3× in a row (connection refused) before the app started, reaching its failureThreshold (K2); Probe Lens only reported the kills: the process runs on.' },
+  },
+  {
+    reason: 'killing', yaml: NEVER, scenario: 'containers:\n  web: {readyAfter: 0, failAfter: 20}', until: 200, at: 50, state: 'stopping',
+    sentence: 'Would stop now: liveness failed 3 times in a row (timeout at 12:00:21, :31, :41; failureThreshold 3), and restartPolicy Never would keep it down.',
+    reasons: ['killing'],
+    texts: { killing: 'The kubelet would kill it at 12:00:41 (Container web failed liveness probe), and restartPolicy Never would keep it down; Probe Lens only reports it: the process runs on.' },
+  },
+  {
+    reason: 'killed', yaml: NEVER, scenario: 'containers:\n  web: {readyAfter: 0, failAfter: 20}', until: 200, at: 90, state: 'terminated',
+    sentence: 'Would have been stopped at 12:01:11: liveness failed 3 times in a row (timeout at 12:00:21, :31, :41; failureThreshold 3), and restartPolicy Never would keep it down: the process runs on, no longer probed.',
+    reasons: ['killed'],
+    texts: { killed: 'The kubelet would have killed it at 12:00:41 (Container web failed liveness probe), and under restartPolicy Never it would stay down (K2); Probe Lens only reported the kill: the process runs on.' },
+  },
+];
+
+for (const row of REPORTED) {
+  test(`reported kills (a local session), ${row.reason}: ${row.sentence}`, () => {
+    const run = sessionRun(row.yaml, row.scenario, 'reported');
+    try {
+      run.at(row.until);
+      const recording = { header: runHeader({ mode: 'session', kind: 'local', startedAt: NOON }), events: run.events };
+      const explanation = explain(recording, 'web', 'web', row.at);
+      assert.equal(explanation.sentence, row.sentence);
+      assert.equal(explanation.state, row.state);
+      assert.deepEqual(explanation.causes.map((c) => c.reason), row.reasons);
+      for (const [reason, text] of Object.entries(row.texts ?? {})) assert.equal(explanation.causes.find((c) => c.reason === reason)?.text, text, reason);
+      assertCitesItsLines(run.events, explanation);
+    } finally {
+      run.dispose();
+    }
+  });
+}
 
 /** Our probes against a pod a cluster's kubelet runs: observed by the test, with our predictions and verdicts compared to the cluster's. */
 function clusterRun() {
@@ -156,6 +220,45 @@ test('cluster: not created, waiting, the kubelet disagreeing, a predicted restar
     const missed = explain(run.recording, 'web', 'web', 200);
     assert.ok(missed.causes.some((c) => c.reason === 'prediction-missed'), JSON.stringify(missed.causes.map((c) => c.reason)));
     for (const explanation of [pending, confirmed, missed]) assertCitesItsLines(run.events, explanation);
+  } finally {
+    run.dispose();
+  }
+});
+
+test('cluster: an instance the cluster reports terminated is the cluster\'s stop, never an exit of its own, with what our predictions said', () => {
+  const run = clusterRun();
+  const refused: ProbeOutcome = { result: 'failure', output: 'dial tcp 10.244.1.5:8080: connect: connection refused' };
+  try {
+    run.clock.advanceTo(5_000);
+    run.observe({ containerId: 'containerd://a', state: 'running', startedAt: 5_000, started: true, ready: true }, true);
+    run.clock.advanceTo(40_000);
+    // Liveness refused from 45 s: ours predicts at 70 s; the cluster reports the instance terminated at 75 s, then its back-off.
+    run.answers.liveness = refused;
+    run.clock.advanceTo(75_000);
+    run.observe({ containerId: 'containerd://a', state: 'terminated', reason: 'Error' });
+    run.clock.advanceTo(78_000);
+    const stopped = explain(run.recording, 'web', 'web', 78);
+    assert.equal(stopped.state, 'terminated');
+    assert.equal(stopped.sentence, "Stopped by the cluster at 12:01:15 (Error) after 70 s, as our liveness probe predicted; whether it starts again is up to the cluster's kubelet.");
+    assert.deepEqual(stopped.causes.map((c) => c.reason), ['cluster-stopped', 'prediction-confirmed', 'kubelet']);
+    assert.equal(stopped.causes[0]?.text, 'The cluster reports it terminated at 12:01:15 (Error): what the cluster reports does not say whether its kubelet killed it for a failed probe or its process exited.');
+    run.observe({ containerId: 'containerd://a', state: 'waiting', reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=web pod=web_default(x)', restartCount: 1 });
+    run.clock.advanceTo(82_000);
+    const backingOff = explain(run.recording, 'web', 'web', 82);
+    assert.equal(backingOff.state, 'back-off');
+    assert.equal(backingOff.sentence, 'Stopped once by the cluster: it ended (Error) 70 s after it started, as our liveness probe predicted; now waiting out back-off (10 s, until 12:01:25).');
+    assert.deepEqual(backingOff.causes.map((c) => c.reason), ['cluster-stopped', 'back-off', 'prediction-confirmed', 'kubelet']);
+    assert.equal(backingOff.causes[0]?.text, 'The cluster stopped it once (at 12:01:15; Error): what the cluster reports does not say whether its kubelet killed it for a failed probe or its process exited; once as our probes predicted.');
+    // Restarted at 90 s; refused again from the start, terminated again at 125 s.
+    run.clock.advanceTo(90_000);
+    run.observe({ containerId: 'containerd://b', state: 'running', startedAt: 90_000, restartCount: 1, started: true });
+    run.clock.advanceTo(125_000);
+    run.observe({ containerId: 'containerd://b', state: 'terminated', reason: 'Error', restartCount: 1 });
+    run.observe({ containerId: 'containerd://b', state: 'waiting', reason: 'CrashLoopBackOff', message: 'back-off 20s restarting failed container=web pod=web_default(x)', restartCount: 2 });
+    run.clock.advanceTo(130_000);
+    const twice = explain(run.recording, 'web', 'web', 130);
+    assert.equal(twice.sentence, 'Stopped twice by the cluster: each time it ended (Error) 35–70 s after it started, as our liveness probe predicted; now waiting out back-off (20 s, until 12:02:25).');
+    for (const explanation of [stopped, backingOff, twice]) assertCitesItsLines(run.events, explanation);
   } finally {
     run.dispose();
   }

@@ -19,6 +19,7 @@ import {
   type SeenRun,
   secondsText,
   thresholdTime,
+  workerStarted,
 } from '../../../src/core/insights/pauseCountdown';
 import { kubeletEventLines, only, simulated, webPod } from '../../helpers/engine';
 
@@ -129,34 +130,44 @@ describe('the countdown (issue 12 §4)', () => {
   test('a restart ahead: time left, the basis, the window', () => {
     const countdown = pauseCountdown(container(), 100, 112);
     assert.equal(countdown.kind, 'restart');
-    assert.equal(pauseCountdownText(countdown), 'paused 12 s — in the cluster liveness would restart `api` in 9 s (3 × 10 s)');
+    assert.equal(pauseCountdownText(countdown, 'markdown'), 'paused 12 s — in the cluster liveness would restart `api` in 9 s (3 × 10 s)');
     assert.match(pauseCountdownDetail(countdown), /^While paused, each attempt of the httpGet livenessProbe waits for the held process and times out after 1 s; after 3 failures in a row/);
     assert.match(pauseCountdownDetail(countdown), /Worst case: the kubelet's next tick comes the moment the pause begins, so the 3rd failure ends 2 × 10 s \+ 1 s after it\./);
+  });
+
+  test('plain for the status bar and a lens title (no backticks), Markdown for a tooltip (the name as code)', () => {
+    const ahead = pauseCountdown(container(), 100, 112);
+    assert.equal(pauseCountdownText(ahead, 'plain'), 'paused 12 s — in the cluster liveness would restart api in 9 s (3 × 10 s)');
+    assert.equal(pauseCountdownText(ahead, 'markdown'), 'paused 12 s — in the cluster liveness would restart `api` in 9 s (3 × 10 s)');
+    assert.equal(pauseCountdownText(pauseCountdown(container(), 100, 125), 'plain'), 'paused 25 s — in the cluster liveness would have restarted api 4 s ago (3 × 10 s)');
+    assert.equal(pauseCountdownText(pauseCountdown(container({ liveness: undefined }), 100, 112), 'plain'), 'paused 12 s — api has no livenessProbe: the cluster would not restart it');
+    const tcp = container({ liveness: { ...HTTP, handler: 'tcpSocket' } });
+    assert.equal(pauseCountdownText(pauseCountdown(tcp, 100, 112), 'plain'), "paused 12 s — api's livenessProbe is a tcpSocket, which a paused process still accepts: the cluster would not restart it");
   });
 
   test('the issue\'s example: the last success just before the pause, 12 s in: 18 s left of 3 × 10 s', () => {
     const seen = { liveness: seenOf([[99.8, 200, 'success']]) as SeenRun };
     const countdown = pauseCountdown(container({ seen }), 100, 112);
-    assert.equal(pauseCountdownText(countdown), 'paused 12 s — in the cluster liveness would restart `api` in 19 s (3 × 10 s)');
+    assert.equal(pauseCountdownText(countdown, 'markdown'), 'paused 12 s — in the cluster liveness would restart `api` in 19 s (3 × 10 s)');
     assert.equal(countdown.kind === 'restart' && countdown.restartAt, 99.8 + 30 + 1);
     assert.match(pauseCountdownDetail(countdown), /Counted on this session's own ticks \(every 10 s\)\.$/);
   });
 
   test('K2: past the window, "would have restarted … ago"; the restart the session saw decided wins', () => {
-    assert.equal(pauseCountdownText(pauseCountdown(container(), 100, 125)), 'paused 25 s — in the cluster liveness would have restarted `api` 4 s ago (3 × 10 s)');
-    assert.equal(pauseCountdownText(pauseCountdown(container(), 100, 121.4)), 'paused 21 s — in the cluster liveness would have restarted `api` just now (3 × 10 s)');
+    assert.equal(pauseCountdownText(pauseCountdown(container(), 100, 125), 'markdown'), 'paused 25 s — in the cluster liveness would have restarted `api` 4 s ago (3 × 10 s)');
+    assert.equal(pauseCountdownText(pauseCountdown(container(), 100, 121.4), 'markdown'), 'paused 21 s — in the cluster liveness would have restarted `api` just now (3 × 10 s)');
     const seen = { liveness: seenOf([[90, 5, 'success'], [100, 1000, 'failure'], [110, 1000, 'failure'], [120, 1000, 'failure']]) as SeenRun };
     const countdown = pauseCountdown(container({ seen }), 99.9, 125);
     assert.equal(countdown.kind === 'restart' && countdown.restartAt, 121);
   });
 
   test('the time left reaches 0 at the restart (rounded up), the time paused counts whole seconds', () => {
-    assert.match(pauseCountdownText(pauseCountdown(container(), 100, 120.2)), /paused 20 s — .* in 1 s /);
-    assert.match(pauseCountdownText(pauseCountdown(container(), 100, 101)), /paused 1 s — .* in 20 s /);
+    assert.match(pauseCountdownText(pauseCountdown(container(), 100, 120.2), 'markdown'), /paused 20 s — .* in 1 s /);
+    assert.match(pauseCountdownText(pauseCountdown(container(), 100, 101), 'markdown'), /paused 1 s — .* in 20 s /);
   });
 
   test('no livenessProbe: nothing scary', () => {
-    assert.equal(pauseCountdownText(pauseCountdown(container({ liveness: undefined }), 100, 112)), 'paused 12 s — `api` has no livenessProbe: the cluster would not restart it');
+    assert.equal(pauseCountdownText(pauseCountdown(container({ liveness: undefined }), 100, 112), 'markdown'), 'paused 12 s — `api` has no livenessProbe: the cluster would not restart it');
   });
 
   test('S1: not started yet, the startupProbe\'s window applies, with the failures it already counted', () => {
@@ -165,18 +176,18 @@ describe('the countdown (issue 12 §4)', () => {
     const countdown = pauseCountdown(container({ startup, started: false, seen }), 95, 100);
     assert.equal(countdown.kind === 'restart' && countdown.failuresBefore, 10);
     // 20 more failures: ticks 100 … 290, the last ends at 291.
-    assert.equal(pauseCountdownText(countdown), 'paused 5 s — in the cluster the startupProbe would restart `api` in 3 min 11 s (30 × 10 s)');
+    assert.equal(pauseCountdownText(countdown, 'markdown'), 'paused 5 s — in the cluster the startupProbe would restart `api` in 3 min 11 s (30 × 10 s)');
     assert.match(pauseCountdownDetail(countdown), /after the 10 failures it had already counted\.$/);
   });
 
   test('T1: a tcpSocket liveness probe holds (the kernel accepts for a paused process)', () => {
     const tcp = container({ liveness: { ...HTTP, handler: 'tcpSocket' } });
-    assert.equal(pauseCountdownText(pauseCountdown(tcp, 100, 112)), "paused 12 s — `api`'s livenessProbe is a tcpSocket, which a paused process still accepts: the cluster would not restart it");
+    assert.equal(pauseCountdownText(pauseCountdown(tcp, 100, 112), 'markdown'), "paused 12 s — `api`'s livenessProbe is a tcpSocket, which a paused process still accepts: the cluster would not restart it");
   });
 
   test('what the session saw during the pause wins over the handler: a success holds, a failure counts', () => {
     const holding = { liveness: seenOf([[95, 5, 'success'], [105, 5, 'success']]) as SeenRun };
-    assert.equal(pauseCountdownText(pauseCountdown(container({ seen: holding }), 100, 112)), "paused 12 s — `api`'s livenessProbe still succeeds while paused: the cluster would not restart it");
+    assert.equal(pauseCountdownText(pauseCountdown(container({ seen: holding }), 100, 112), 'markdown'), "paused 12 s — `api`'s livenessProbe still succeeds while paused: the cluster would not restart it");
     const failing = { liveness: seenOf([[95, 5, 'success'], [105, 1000, 'failure']]) as SeenRun };
     const tcp = container({ liveness: { ...HTTP, handler: 'tcpSocket' }, seen: failing });
     assert.equal(pauseCountdown(tcp, 100, 112).kind, 'restart');
@@ -189,13 +200,25 @@ describe('the countdown (issue 12 §4)', () => {
   });
 
   test('a container not running has nothing to count down', () => {
-    assert.equal(pauseCountdownText(pauseCountdown(container({ running: false }), 100, 101)), 'paused 1 s — `api` is not running');
+    assert.equal(pauseCountdownText(pauseCountdown(container({ running: false }), 100, 101), 'markdown'), 'paused 1 s — `api` is not running');
   });
 
   test('durations in words', () => {
     assert.deepEqual([0, 12, 59.6, 60, 125, 3600].map(secondsText), ['0 s', '12 s', '1 min', '1 min', '2 min 5 s', '60 min']);
   });
 });
+
+/** The engine's run of `web` under a scenario whose app hangs: when it started, its liveness worker and timing, and its liveness Killing. */
+function engineHang(probe: string, scenarioText: string, seed?: number) {
+  const events = simulated(webPod(probe), scenarioText, 200, seed);
+  const started = only(events, 'container', 'web').find((e) => e.state === 'running')?.t ?? 0;
+  const worker = only(events, 'worker', 'web').find((e) => e.probe === 'liveness');
+  assert.ok(worker);
+  const timing: ProbeTiming = { handler: 'httpGet', initialDelaySeconds: worker.initialDelaySeconds, periodSeconds: worker.periodSeconds, timeoutSeconds: worker.timeoutSeconds, failureThreshold: worker.failureThreshold };
+  const kill = Number(kubeletEventLines(events, 'Killing')[0]?.split(' ')[0]);
+  assert.ok(Number.isFinite(kill), 'the engine killed the container');
+  return { events, started, worker, timing, kill };
+}
 
 /**
  * The engine is the reference: a scenario app that hangs from `failAfter` on (every probe times
@@ -213,16 +236,10 @@ describe('against the engine: a hang is a pause', () => {
     for (const seed of [1, 2, 3]) {
       test(`W3, W7, K2: ${name}, jitter seed ${seed}: the seen ticks give the engine's kill time; the worst case is never later`, () => {
         // kubeletStartedAgo 0: start-up jitter (W4) puts the ticks at a random phase.
-        const events = simulated(webPod(probe), `kubelet: {startedAgo: 0}\ncontainers: {web: {readyAfter: 0, failAfter: ${failAfter}, latency: 0.01}}`, 200, seed);
-        const started = only(events, 'container', 'web').find((e) => e.state === 'running')?.t ?? 0;
+        const { events, started, timing, kill } = engineHang(probe, `kubelet: {startedAgo: 0}\ncontainers: {web: {readyAfter: 0, failAfter: ${failAfter}, latency: 0.01}}`, seed);
         const pausedAt = started + failAfter;
-        const worker = only(events, 'worker', 'web').find((e) => e.probe === 'liveness');
-        assert.ok(worker);
-        const timing: ProbeTiming = { handler: 'httpGet', initialDelaySeconds: worker.initialDelaySeconds, periodSeconds: worker.periodSeconds, timeoutSeconds: worker.timeoutSeconds, failureThreshold: worker.failureThreshold };
         let seen: SeenRun | undefined;
         for (const a of only(events, 'attempt', 'web')) if (a.probe === 'liveness' && a.t <= pausedAt + 0.1) seen = noteAttempt(seen, a, timing.failureThreshold);
-        const kill = Number(kubeletEventLines(events, 'Killing')[0]?.split(' ')[0]);
-        assert.ok(Number.isFinite(kill), 'the engine killed the container');
         assert.ok(Math.abs(thresholdTime(timing, seen, pausedAt, started) - kill) < 1e-6, `seen: ${thresholdTime(timing, seen, pausedAt, started)} vs the engine's ${kill}`);
         assert.ok(thresholdTime(timing, undefined, pausedAt, started) <= kill + 1e-6, 'the worst case is the earliest');
       });
@@ -230,11 +247,22 @@ describe('against the engine: a hang is a pause', () => {
   }
 });
 
+describe('against the engine: a pause before the first attempt', () => {
+  test('W3: the worker line gives the ticks: its first (at its start, before the container) skipped, the kill comes on the next ones', () => {
+    // The kubelet has been up long (no W4 jitter): the worker ticks from its start, and that first tick finds no container yet.
+    const { events, started, worker, timing, kill } = engineHang('livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 10, failureThreshold: 3}', 'containers: {web: {readyAfter: 0, failAfter: 3.3, latency: 0.01}}');
+    const pausedAt = started + 3.3;
+    assert.deepEqual(only(events, 'attempt', 'web').filter((a) => a.t <= pausedAt), [], 'no attempt before the pause');
+    assert.equal(thresholdTime(timing, workerStarted(worker.t, worker.periodSeconds), pausedAt, started), kill);
+    assert.ok(thresholdTime(timing, undefined, pausedAt, started) < kill, 'the worst case is earlier');
+  });
+});
+
 describe('steps between pauses', () => {
   test('W7: a step lets the program run too briefly for a probe: the count and the time paused go on from the first pause', () => {
     // Paused at 100, stepped at 110 (paused again at 110.01): the worst case still counts from 100.
     const countdown = pauseCountdown(container(), 110.01, 115, 100);
-    assert.equal(pauseCountdownText(countdown), 'paused 15 s — in the cluster liveness would restart `api` in 6 s (3 × 10 s)');
+    assert.equal(pauseCountdownText(countdown, 'markdown'), 'paused 15 s — in the cluster liveness would restart `api` in 6 s (3 × 10 s)');
   });
 
   test('W7: a probe the program answered during a step ends the run: the count starts again from there', () => {

@@ -17,8 +17,8 @@ import { plain, waitUntil } from './workbench.mjs';
 export const BREAKPOINT_SECTION = 'Breakpoint guard';
 const MANIFEST = 'debugging/guard.yaml';
 const PROGRAM = 'debugging/server.js';
-/** The status bar while held (the `$(debug-pause)` codicon has no text). */
-const COUNTDOWN = /^paused \d+ s — in the cluster liveness would restart `api` in \d+ s \(3 × 10 s\)$/;
+/** The status bar while held (the `$(debug-pause)` codicon has no text): plain text, no backticks. */
+const COUNTDOWN = /^paused \d+ s — in the cluster liveness would restart api in \d+ s \(3 × 10 s\)$/;
 
 async function freePort() {
   const server = createServer();
@@ -83,8 +83,7 @@ export async function breakpointSection({ page, workbench, folder, section, step
     await waitUntil(() => answers(port), `server.js to answer on 127.0.0.1:${port}`, 30_000, 250);
     await workbench.runCommand('Probe Lens: Start Probing');
     await workbench.waitForCodeLenses((seen) => seen[0]?.[0] === 'started · ready · restarts 0', 'the container lens to say ready', 20_000);
-    // Liveness has had an attempt (its first tick came before the container had started): the
-    // countdown follows the session's own ticks from there.
+    // Liveness has had an attempt (its first tick came before the container had started).
     await workbench.waitForCodeLenses((seen) => /^● alive · /.test(seen[1]?.[0] ?? ''), 'the liveness lens to say alive', 20_000);
   });
 
@@ -98,7 +97,7 @@ export async function breakpointSection({ page, workbench, folder, section, step
     await item.waitFor({ timeout: 10_000 });
     assert.match(plain(await item.innerText()), COUNTDOWN);
     await workbench.openFile(MANIFEST);
-    const lenses = await workbench.waitForCodeLenses((seen) => /^paused \d+ s — in the cluster liveness would restart `api` in \d+ s \(3 × 10 s\)$/.test(seen[0]?.[0] ?? ''), 'the countdown leading the container lens', 10_000);
+    const lenses = await workbench.waitForCodeLenses((seen) => COUNTDOWN.test(seen[0]?.[0] ?? ''), 'the countdown leading the container lens', 10_000);
     assert.deepEqual(lenses[0]?.slice(2), ['Open timeline', 'Stop'], `the container lens line: ${JSON.stringify(lenses[0])}`);
     // It counts: a second later it says another number.
     const before = plain(await item.innerText());

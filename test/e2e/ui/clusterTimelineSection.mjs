@@ -6,9 +6,10 @@
 // whose verdict it is. Takes docs/images/timeline-cluster.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { CLUSTER_LANES, clusterRecordingLines, clusterRecordingText, CONFIRMED_PREDICTION, DISAGREEMENT } from './clusterRecording.mjs';
-import { pagePoint, timelineFrame, timelineState, waitUntil } from './workbench.mjs';
+import { hoverTooltip, openTimelineFromFile } from './timelineSteps.mjs';
+import { timelineFrame, timelineState } from './workbench.mjs';
 
 const RECORDING = 'recordings/web-cluster.jsonl';
 
@@ -22,22 +23,8 @@ export async function clusterTimelineSection({ page, workbench, folder, section,
   let timeline;
   const state = () => timelineState(timeline);
   /** Points at the `kind` item of `laneId` at `t` and returns the tooltip once it says `expected`. */
-  const hover = async (laneId, kind, t, expected) => {
-    let tip = '';
-    await waitUntil(
-      async () => {
-        const at = await timeline.evaluate(([lane, k, time]) => window.__probeLensTimeline.itemAt(lane, k, time), [laneId, kind, t]);
-        if (!at) return false;
-        const point = await pagePoint(timeline, at);
-        await page.mouse.move(point.x, point.y, { steps: 3 });
-        await new Promise((done) => setTimeout(done, 100));
-        tip = await timeline.evaluate(() => window.__probeLensTimeline.tooltip());
-        return expected.test(tip);
-      },
-      () => `the tooltip of the ${kind} of ${laneId} at t=${t} (it says ${JSON.stringify(tip)})`,
-    );
-    return tip;
-  };
+  const hover = (laneId, kind, t, expected) =>
+    hoverTooltip(page, timeline, () => timeline.evaluate(([lane, k, time]) => window.__probeLensTimeline.itemAt(lane, k, time), [laneId, kind, t]), expected, `the ${kind} of ${laneId} at t=${t}`);
 
   await step('Probe Lens: Open Timeline from File… opens a cluster session\'s recording', async () => {
     mkdirSync(join(folder, 'recordings'), { recursive: true });
@@ -45,27 +32,7 @@ export async function clusterTimelineSection({ page, workbench, folder, section,
     await workbench.runCommand('View: Close All Editors');
     // Room for the timeline: the side bar closed (the palette offers the command only while it is open).
     if (await page.locator('.part.sidebar').isVisible()) await workbench.runCommand('View: Close Primary Side Bar');
-    await workbench.runCommand('Probe Lens: Open Timeline from File…');
-    const input = workbench.quickInput.locator('input.input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    // The simple file dialog puts its starting folder in the input once it has listed it: a path
-    // typed before that is replaced. So: wait for it, type the path, and type it again if it went.
-    const path = join(folder, RECORDING);
-    await waitUntil(async () => (await input.inputValue()) !== '', 'the file dialog to show its folder');
-    await waitUntil(
-      async () => {
-        if ((await input.inputValue()) !== path) await input.fill(path);
-        const listed = await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: basename(RECORDING) }).count();
-        return listed > 0 && (await input.inputValue()) === path;
-      },
-      `the file dialog to hold ${path}`,
-    );
-    await workbench.quickInput.getByRole('button', { name: 'Open Timeline' }).click();
-    // The dialog sometimes still validates the path it was given: Enter accepts it then.
-    if (!(await workbench.quickInput.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
-      await input.press('Enter');
-      await workbench.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
-    }
+    await openTimelineFromFile(workbench, join(folder, RECORDING));
     timeline = await timelineFrame(page, { accept: (s) => s.painted > 0 && s.events === events, what: `the cluster recording's ${events} events`, timeout: 30_000 });
     await workbench.parkMouse();
   });

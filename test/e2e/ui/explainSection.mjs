@@ -57,9 +57,18 @@ export async function explainSection({ page, workbench, section, step, screensho
     await workbench.runCommand('Probe Lens: Pause Simulation');
     const probes = await workbench.togglePane('Probes');
     const row = probes.locator('.monaco-list-row[aria-level="3"]', { hasText: 'api' }).first();
-    await row.hover();
     const tooltip = page.locator('.workbench-hover').filter({ visible: true, hasText: 'Container api' }).first();
-    await tooltip.waitFor({ timeout: 10_000 });
+    // A hover that lands while the tree settles shows nothing: move away and hover again, as a user would.
+    await waitUntil(
+      async () => {
+        await workbench.parkMouse();
+        await row.hover();
+        return tooltip.waitFor({ timeout: 4_000 }).then(() => true, () => false);
+      },
+      "api's row tooltip",
+      20_000,
+      0,
+    );
     const text = plain(await tooltip.innerText());
     assert.match(text, /Why\s+Never probed: the readiness probe's named port metrics is not declared by this container \(prober error, discarded each period\)\./);
     await workbench.parkMouse();

@@ -2,18 +2,17 @@
 // session recorded while a debugger held the app at a breakpoint — the pause on the pod's lane
 // and the probes' failures it caused, drawn as the pause's; a click on the container's lane and
 // the *why* of that moment in the details area, whose cited lines show themselves on the
-// timeline; and a recording above its replay with an edited manifest (what *What if…* opens,
-// through `probeLens.timeline.showComparison`). Takes docs/images/timeline-pause.png,
-// timeline-why.png and timeline-compare.png.
+// timeline; and *What if…* from a recording's panel (its editor title button), the recording
+// replayed against its manifest as edited: the table beside, and the recording above its replay
+// on one time axis. Takes docs/images/timeline-pause.png, timeline-why.png and timeline-compare.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PROJECT_ROOT } from '../lib.mjs';
-import { pagePoint, timelineFrame, timelineState, waitUntil } from './workbench.mjs';
+import { clickForWhy, hoverTooltip, openTimelineFromFile } from './timelineSteps.mjs';
+import { plain, timelineFrame, timelineState, waitUntil } from './workbench.mjs';
 
-const PROBES = `      livenessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 10, failureThreshold: 3}
-`;
 /** Pod `web`, container `web`: liveness every 10 s (3 failures kill), readiness every 5 s. */
 const WEB = `apiVersion: v1
 kind: Pod
@@ -23,31 +22,25 @@ spec:
     - name: web
       image: example/web:1
       ports: [{name: http, containerPort: 8080}]
-${PROBES}      readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 5}
+      livenessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 10, failureThreshold: 3}
+      readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 5}
 `;
 /** When the debugger held the program (`pause` lines): its probes fail meanwhile. */
 const PAUSE = { from: 58, to: 79, debugSession: 'web (launch)' };
 const failing = `[{from: 0, outcome: success}, {from: ${PAUSE.from + 1}, outcome: failure}, {from: ${PAUSE.to}, outcome: success}]`;
 const PAUSED_SCENARIO = `containers: {web: {probes: {liveness: ${failing}, readiness: ${failing}}}}\n`;
 
-/** The README's *What if…*: a slow start (45 s) killed by liveness, and the same with a startupProbe added. */
-const SLOW = `apiVersion: v1
-kind: Pod
-metadata: {name: api}
-spec:
-  containers:
-    - name: api
-      image: example/api:1
-      ports: [{name: http, containerPort: 8080}]
-${PROBES}`;
-const SLOW_WITH_STARTUP = SLOW.replace('      livenessProbe:', '      startupProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 10, failureThreshold: 12}\n      livenessProbe:');
-const SLOW_SCENARIO = 'containers: {api: {readyAfter: 45}}\n';
-
 const DIR = 'insights';
 const RECORDING = `${DIR}/web-paused.jsonl`;
-/** A chord nobody uses: the stand-in for *What if…* runs the internal command with its argument. */
-const COMPARE_KEY = 'ctrl+alt+shift+9';
-const COMPARE_TITLE = 'api.yaml · what if (startupProbe added)';
+
+/**
+ * The README's *What if…* (the fixture workspace's whatif/): a real local recording of an app
+ * that takes 2 minutes to start, killed by liveness 3 times; its manifest, whose header names it,
+ * given a startupProbe of 30 × 10 s in the editor, on a line of its own after `containerPort`
+ * (line 12). One line: typed text that holds line breaks is indented again by the editor.
+ */
+const WHAT_IF = { recording: 'whatif/slow-start.local.jsonl', manifest: 'whatif/slow-start.yaml', line: 12 };
+const STARTUP = '      startupProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 10, failureThreshold: 30}';
 
 /** `probe-lens simulate` as a user runs it: the JSON Lines it prints, parsed. */
 function simulate(folder, manifest, scenario, duration) {
@@ -80,23 +73,7 @@ export async function insightsTimelineSection({ page, workbench, folder, section
   let timeline;
   const state = () => timelineState(timeline);
   const hooks = (fn, arg) => timeline.evaluate(fn, arg);
-  /** Moves the mouse to the webview's point `at` (from the hooks) and waits until the tooltip says `expected`. */
-  const hover = async (find, expected, what) => {
-    let tip = '';
-    await waitUntil(
-      async () => {
-        const at = await find();
-        if (!at) return false;
-        const point = await pagePoint(timeline, at);
-        await page.mouse.move(point.x, point.y, { steps: 3 });
-        await new Promise((done) => setTimeout(done, 100));
-        tip = await hooks(() => window.__probeLensTimeline.tooltip());
-        return expected.test(tip);
-      },
-      () => `the tooltip of ${what} (it says ${JSON.stringify(tip)})`,
-    );
-    return tip;
-  };
+  const hover = (find, expected, what) => hoverTooltip(page, timeline, find, expected, what);
 
   await step('Probe Lens: Open Timeline from File… opens a session recorded while a debugger held the app at a breakpoint', async () => {
     mkdirSync(join(folder, DIR), { recursive: true });
@@ -105,7 +82,7 @@ export async function insightsTimelineSection({ page, workbench, folder, section
     writeFileSync(join(folder, RECORDING), pausedRecording(folder));
     await workbench.runCommand('View: Close All Editors');
     if (await page.locator('.part.sidebar').isVisible()) await workbench.runCommand('View: Close Primary Side Bar');
-    await openFromFile(page, workbench, join(folder, RECORDING));
+    await openTimelineFromFile(workbench, join(folder, RECORDING));
     timeline = await timelineFrame(page, { accept: (s) => s.painted > 0 && s.lanes.some((l) => l.id === 'pod:web') && Object.keys(s.pauses ?? {}).length > 0, what: 'the paused recording', timeout: 30_000 });
     await workbench.parkMouse();
   });
@@ -128,16 +105,12 @@ export async function insightsTimelineSection({ page, workbench, folder, section
 
   await step('a click on the container\'s lane at 1m16s: the details area says why it is not ready — the readiness failures, while the debugger held the app', async () => {
     await workbench.parkMouse();
-    const at = await hooks(() => window.__probeLensTimeline.pointAt('container:web/web', 76));
-    assert.ok(at, 'the container lane at 76 s is in view');
-    const point = await pagePoint(timeline, at);
-    await page.mouse.click(point.x, point.y);
-    const why = await waitUntil(async () => {
-      const w = await hooks(() => window.__probeLensTimeline.why());
-      return w.shown && !w.pending && w;
-    }, 'the why to be answered');
+    const why = await clickForWhy(page, timeline, 'container:web/web', 76, 'the why to be answered');
     assert.match(why.title, /^Why web\/web at 1m1[56]s/);
     assert.match(why.sentence, /^Not Ready since/);
+    // Its times as the axis says them, the cited lines' buttons too: 1m10s, not t+00:01:10.
+    assert.match(why.sentence, /^Not Ready since 1m10s: readiness failed 3 times in a row \(HTTP 503 at 1m, 1m5s, 1m10s;/);
+    assert.ok(why.causes.some((c) => c.evidence.some((text) => text.startsWith('1m10s · readiness failure'))), JSON.stringify(why.causes));
     assert.match(why.sentence, /debugger/);
     assert.ok(why.causes.length >= 2 && why.causes.some((c) => c.evidence.length > 0), JSON.stringify(why.causes));
     assert.equal(await timeline.locator('#timeline-why').isVisible(), true);
@@ -154,84 +127,72 @@ export async function insightsTimelineSection({ page, workbench, folder, section
     await waitUntil(async () => !(await hooks(() => window.__probeLensTimeline.why())).shown, 'the why to close');
   });
 
-  await step('probeLens.timeline.showComparison (what *What if…* runs) opens the recording above its replay with a startupProbe: one time axis, each run under its heading', async () => {
-    writeFileSync(join(folder, DIR, 'api.yaml'), SLOW);
-    writeFileSync(join(folder, DIR, 'api-startup.yaml'), SLOW_WITH_STARTUP);
-    writeFileSync(join(folder, DIR, 'slow.scenario.yaml'), SLOW_SCENARIO);
-    const recorded = simulate(folder, `${DIR}/api.yaml`, `${DIR}/slow.scenario.yaml`, '4m');
-    const replayed = simulate(folder, `${DIR}/api-startup.yaml`, `${DIR}/slow.scenario.yaml`, '4m');
-    // The internal command is not in the palette: a user keybinding runs it with its argument, as
-    // *What if…* will. The workbench reads keybindings.json as it loads (it does not watch it here).
-    const keybindings = resolve(folder, '..', '..', 'user-data', 'User', 'keybindings.json');
-    assert.ok(existsSync(resolve(keybindings, '..')), `code-server's user folder at ${resolve(keybindings, '..')}`);
-    writeFileSync(keybindings, JSON.stringify([{ key: COMPARE_KEY, command: 'probeLens.timeline.showComparison', args: { title: COMPARE_TITLE, recorded, replayed } }]));
+  await step('What If… on a recording\'s panel (its editor title button), its manifest given a startupProbe in the editor, unsaved: the table beside says 3 restarts → 0', async () => {
     await workbench.runCommand('View: Close All Editors');
-    await workbench.runCommand('Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.explorer-folders-view .monaco-list-row, .part.editor').first().waitFor({ timeout: 60_000 });
-    // *What if…* runs inside the extension: it is active then. Here a manifest activates it (its lenses show it is).
-    await workbench.openFile(`${DIR}/api.yaml`);
-    await workbench.waitForCodeLenses((seen) => seen.length > 0, 'the lenses of api.yaml');
-    await workbench.runCommand('View: Close All Editors');
-    await waitUntil(
-      async () => {
-        await page.keyboard.press('Escape');
-        await page.keyboard.press(COMPARE_KEY.split('+').map((k) => ({ ctrl: 'Control', alt: 'Alt', shift: 'Shift' })[k] ?? `Digit${k}`).join('+'));
-        return (await page.locator('.tab', { hasText: `Timeline · ${COMPARE_TITLE}` }).count()) > 0;
-      },
-      'the comparison panel (the keybinding read and run)',
-      20_000,
-      1_000,
-    );
+    // The edit as typed (not saved): What if… reads the editor's text. A new line after
+    // `containerPort`, its indentation (the editor's guess) replaced by the startupProbe's.
+    await workbench.openFile(WHAT_IF.manifest);
+    const manifestTab = page.locator('.tab', { hasText: 'slow-start.yaml' }).filter({ hasNotText: 'What if' });
+    try {
+      await workbench.goTo(WHAT_IF.line, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await workbench.goTo(WHAT_IF.line + 1, 1);
+      await page.keyboard.press('Shift+End');
+      await page.keyboard.insertText(STARTUP);
+      await page.locator('.tab.active.dirty', { hasText: 'slow-start.yaml' }).waitFor({ timeout: 5_000 });
+      await openTimelineFromFile(workbench, join(folder, WHAT_IF.recording));
+      timeline = await timelineFrame(page, { accept: (s) => s.painted > 0 && s.lanes.some((l) => l.id === 'pod:web') && (s.sections ?? []).length === 0, what: 'the recording', timeout: 30_000 });
+      // Its panel active, as a user clicks it: the editor title shows the panel's actions then.
+      await page.locator('.tab', { hasText: 'Timeline · slow-start.local.jsonl' }).click();
+      const whatIf = page.locator('.editor-group-container.active .editor-actions .action-item a[aria-label^="What If"]');
+      await whatIf.waitFor({ timeout: 10_000 });
+      await whatIf.click();
+      await workbench.parkMouse();
+      const table = page.locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: 'What if · slow-start.yaml' }) }).locator('.view-lines').first();
+      await table.waitFor({ timeout: 30_000 });
+      const text = await waitUntil(async () => {
+        const shown = plain(await table.innerText());
+        return shown.includes('restarts') && shown;
+      }, 'the table of What if…');
+      assert.match(text, /^What if · slow-start\.yaml \(as edited, unsaved changes included\)/);
+      assert.match(text, /restarts 3 → 0/);
+      assert.match(text, /kills liveness 3 → none/);
+    } finally {
+      // The manifest as it was: a later "Close All Editors" would ask to save it.
+      await manifestTab.first().click();
+      await workbench.runCommand('File: Revert File');
+    }
+  });
+
+  await step('beside it, the recording above its replay: one time axis, each run under its heading', async () => {
+    // The comparison alone in the window, as a user makes room for both runs.
+    await page.locator('.tab', { hasText: 'Timeline · What if · slow-start.yaml' }).click();
+    await workbench.runCommand('View: Close Editors in Other Groups');
+    await page.locator('.part.editor .editor-group-container').nth(1).waitFor({ state: 'detached', timeout: 10_000 });
     timeline = await timelineFrame(page, { accept: (s) => s.painted > 0 && (s.sections ?? []).length === 2, what: 'the comparison', timeout: 30_000 });
     await workbench.parkMouse();
+    await hooks(() => window.__probeLensTimeline.zoomTo(0, 200));
     const shown = await state();
     assert.deepEqual(shown.sections, ['recorded', 'replayed with the edited manifest']);
     assert.deepEqual(
       shown.lanes.map((l) => l.id),
-      ['recorded|pod:api', 'recorded|container:api/api', 'recorded|probe:api/api/liveness', 'replayed|pod:api', 'replayed|container:api/api', 'replayed|probe:api/api/startup', 'replayed|probe:api/api/liveness'],
+      ['recorded|pod:web', 'recorded|container:web/web', 'recorded|probe:web/web/readiness', 'recorded|probe:web/web/liveness', 'replayed|pod:web', 'replayed|container:web/web', 'replayed|probe:web/web/startup', 'replayed|probe:web/web/readiness', 'replayed|probe:web/web/liveness'],
     );
-    assert.ok(shown.containers['recorded|container:api/api'].restarts.length >= 2, 'the slow start is killed in the recording');
-    assert.equal(shown.containers['replayed|container:api/api'].restarts.length, 0, 'not with the startupProbe');
-    const [a, b] = await hooks(() => ['recorded|probe:api/api/liveness', 'replayed|probe:api/api/liveness'].map((id) => window.__probeLensTimeline.pointAt(id, 60)));
+    assert.ok(shown.containers['recorded|container:web/web'].restarts.length >= 2, 'the slow start is killed in the recording');
+    assert.equal(shown.containers['replayed|container:web/web'].restarts.length, 0, 'not with the startupProbe');
+    const [a, b] = await hooks(() => ['recorded|probe:web/web/liveness', 'replayed|probe:web/web/liveness'].map((id) => window.__probeLensTimeline.pointAt(id, 60)));
     assert.equal(a.x, b.x, 'one time axis');
   });
 
-  await step('the why asks about the run it is in (the replay: Ready); screenshot docs/images/timeline-compare.png', async () => {
-    const at = await hooks(() => window.__probeLensTimeline.pointAt('replayed|container:api/api', 150));
-    assert.ok(at);
-    const point = await pagePoint(timeline, at);
-    await page.mouse.click(point.x, point.y);
-    const why = await waitUntil(async () => {
-      const w = await hooks(() => window.__probeLensTimeline.why());
-      return w.shown && !w.pending && w;
-    }, 'the why of the replay');
-    assert.match(why.title, /^Why replayed · api\/api at 2m30s/);
-    assert.match(why.sentence, /^Ready/);
+  await step('the why asks about the run it is in (the replay: Ready), its times as the axis says them (the recording\'s wall clock); screenshot docs/images/timeline-compare.png', async () => {
+    const why = await clickForWhy(page, timeline, 'replayed|container:web/web', 150, 'the why of the replay');
+    assert.match(why.title, /^Why replayed · web\/web at \d\d:\d\d:\d\d/);
+    assert.match(why.sentence, /^Ready since \d\d:\d\d:\d\d\b/);
+    assert.doesNotMatch(why.sentence, /t\+\d\d:/);
+    const ticks = await timeline.locator('.tl-tick:not([hidden])').allInnerTexts();
+    assert.ok(ticks.every((tick) => /^\d\d:\d\d(:\d\d)?$/.test(tick)), JSON.stringify(ticks));
+    assert.ok(why.causes.flatMap((c) => c.evidence).every((text) => /^\d\d:\d\d:\d\d · /.test(text)), JSON.stringify(why.causes));
     await screenshot(workbench, 'timeline-compare.png');
-    // Read again at the next load: the chord goes with it.
-    writeFileSync(resolve(folder, '..', '..', 'user-data', 'User', 'keybindings.json'), '[]');
   });
-}
-
-/** *Open Timeline from File…* with the simple file dialog: the path typed (again, if the dialog replaced it while listing its folder). */
-async function openFromFile(page, workbench, path) {
-  await workbench.runCommand('Probe Lens: Open Timeline from File…');
-  const input = workbench.quickInput.locator('input.input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await waitUntil(async () => (await input.inputValue()) !== '', 'the file dialog to show its folder');
-  await waitUntil(
-    async () => {
-      if ((await input.inputValue()) !== path) await input.fill(path);
-      const listed = await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: basename(path) }).count();
-      return listed > 0 && (await input.inputValue()) === path;
-    },
-    `the file dialog to hold ${path}`,
-  );
-  await workbench.quickInput.getByRole('button', { name: 'Open Timeline' }).click();
-  if (!(await workbench.quickInput.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
-    await input.press('Enter');
-    await workbench.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
-  }
 }

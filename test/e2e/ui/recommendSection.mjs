@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { PROJECT_ROOT } from '../lib.mjs';
+import { openTimelineFromFile } from './timelineSteps.mjs';
 import { plain, waitUntil } from './workbench.mjs';
 
 export const RECOMMEND_SECTION = 'Measured values';
@@ -27,30 +28,16 @@ export async function recommendSection({ page, workbench, folder, section, step,
     const jsonl = execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist/cli.js'), 'simulate', MANIFEST, '--scenario', 'recommend/api.scenario.yaml', '--for', '1h', '--format', 'jsonl'], { cwd: folder, encoding: 'utf8' });
     execFileSync('sh', ['-c', `cat > ${JSON.stringify(join(folder, RECORDING))}`], { input: jsonl });
     await workbench.runCommand('View: Close All Editors');
-    await workbench.runCommand('Probe Lens: Open Timeline from File…');
-    const input = workbench.quickInput.locator('input.input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    const path = join(folder, RECORDING);
-    await waitUntil(async () => (await input.inputValue()) !== '', 'the file dialog to show its folder');
-    await waitUntil(
-      async () => {
-        if ((await input.inputValue()) !== path) await input.fill(path);
-        const listed = await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: basename(RECORDING) }).count();
-        return listed > 0 && (await input.inputValue()) === path;
-      },
-      `the file dialog to hold ${path}`,
-    );
-    await workbench.quickInput.getByRole('button', { name: 'Open Timeline' }).click();
-    if (!(await workbench.quickInput.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
-      await input.press('Enter');
-      await workbench.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
-    }
+    await openTimelineFromFile(workbench, join(folder, RECORDING));
     await page.locator('.tab', { hasText: `Timeline · ${basename(RECORDING)}` }).waitFor({ timeout: 20_000 });
   });
 
   await step(`Ctrl+. on the livenessProbe of ${MANIFEST} offers the measured values`, async () => {
     // From the Explorer: the timeline's webview has the keyboard, and quick open would not get F1.
     const row = (name) => page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+    // An earlier section may have left the folder's pane collapsed under an open Probes view.
+    await workbench.togglePane('Probes', false);
+    await workbench.togglePane('workspace');
     await row('recommend').click();
     await row('api.yaml').click();
     await page.locator('.tab.active', { hasText: 'api.yaml' }).waitFor({ timeout: 15_000 });

@@ -5,10 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ProbingSession } from '../../../src/extension/sessions/probingSession';
 import { test, waitFor } from '../harness';
-import { probingApi } from '../probing';
-import { fixtureUri, openFixture } from '../workbench';
+import { probingApi, simulateFixture } from '../probing';
 
 async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
@@ -26,9 +24,7 @@ const WEB = new vscode.Position(14, 12);
 
 test('why: the container line\'s hover and the Probes view\'s tooltip explain its state, from the session\'s events', async () => {
   const probing = await probingApi();
-  const document = await openFixture('probing/why.yaml');
-  const session = await vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri('probing/why.scenario.yaml'), speed: 60 });
-  assert.ok(session, 'simulate returned the session');
+  const { document, session } = await simulateFixture('probing/why.yaml', 'probing/why.scenario.yaml', 60);
   try {
     const api = await waitFor(async () => plain(await hoverText(document.uri, API)), 15_000, 'a hover on the api container');
     assert.match(

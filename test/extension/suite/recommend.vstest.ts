@@ -14,6 +14,7 @@ import type { EngineEvent } from '../../../src/core/engine/events';
 import { runHeader, toJsonLines } from '../../../src/core/timeline/jsonl';
 import { recommendationHover } from '../../../src/extension/editor/recommendActions';
 import { test, waitFor } from '../harness';
+import { simulateFixture } from '../probing';
 import { activateProbeLens, fixtureUri, openFixture } from '../workbench';
 
 const MANIFEST = 'recommend/api.yaml';
@@ -102,10 +103,8 @@ test('recommend: a recording open in the timeline offers its values on a probe; 
 }, { timeoutMs: 40_000 });
 
 test('recommend: a running simulated session of the manifest offers the same values once it has measured enough', async () => {
-  const document = await openFixture(MANIFEST);
+  const { document } = await simulateFixture(MANIFEST, SCENARIO, 600);
   const original = document.getText();
-  const session = await vscode.commands.executeCommand<{ isStopped: boolean } | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri(SCENARIO), speed: 600 });
-  assert.ok(session, 'simulate returned the session');
   try {
     const action = await waitFor(
       async () => (await measuredActions(document, livenessKey(document))).find((a) => a.title === APPLY_TITLE),

@@ -37,7 +37,7 @@ function simulate(document: vscode.TextDocument, speed: number, scenario = CHECK
 
 /** The webview really ran: its bundle loaded under the CSP and said `ready`, and the host answered with a `load`. */
 async function loaded(panel: TimelinePanel, what = 'the panel'): Promise<SentMessage> {
-  await waitFor(() => panel.received.includes('ready'), 15_000, () => `${what}'s webview to say ready (received: ${panel.received.join(', ') || 'nothing'})`);
+  await waitFor(() => panel.received.includes('ready'), 15_000, () => `${what}'s webview to say ready (received: ${panel.received.join(', ') || 'nothing'}; panel visible: ${panel.webviewPanel.visible}, column ${panel.webviewPanel.viewColumn})`);
   return waitFor(() => panel.isLoaded && panel.sent.find((m) => m.type === 'load'), 15_000, () => `${what} to be loaded (sent: ${panel.sent.map((m) => m.type).join(', ')})`);
 }
 

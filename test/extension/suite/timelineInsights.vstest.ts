@@ -9,35 +9,19 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { runHeader, toJsonLines } from '../../../src/core/timeline/jsonl';
-import type { ProbingSession } from '../../../src/extension/sessions/probingSession';
 import type { SentMessage, TimelinePanel } from '../../../src/extension/timeline/timelinePanel';
-import type { TimelinePanels } from '../../../src/extension/timeline/timelinePanels';
 import { TIMELINE_PROTOCOL_VERSION } from '../../../src/shared/protocol';
 import { PAUSE, pausedSession } from '../../core/timeline/pauseSession';
 import { simulated, webPod } from '../../helpers/engine';
 import { test, waitFor } from '../harness';
-import { activateProbeLens, fixtureUri, openFixture, probeLensExtension } from '../workbench';
-
-async function timelines(): Promise<TimelinePanels> {
-  const api = await activateProbeLens();
-  assert.ok(api.timeline);
-  return api.timeline;
-}
-
-/** The webview ran, said `ready`, and was sent its `load`. */
-async function loaded(panel: TimelinePanel, what = 'the panel'): Promise<SentMessage> {
-  await waitFor(() => panel.received.includes('ready'), 15_000, () => `${what}'s webview to say ready (received: ${panel.received.join(', ') || 'nothing'})`);
-  return waitFor(() => panel.isLoaded && panel.sent.find((m) => m.type === 'load'), 15_000, () => `${what} to be loaded (sent: ${panel.sent.map((m) => m.type).join(', ')})`);
-}
+import { simulateFixture } from '../probing';
+import { closeTimelines as closeAll, loaded, timelinePanels as timelines } from '../timelines';
+import { fixtureUri, probeLensExtension } from '../workbench';
 
 /** Acts as the webview: asks why, and waits for the host's answer to that question. */
 async function ask(panel: TimelinePanel, request: number, pod: string, container: string, t: number, section?: string): Promise<SentMessage> {
   panel.receive({ type: 'explain', protocol: TIMELINE_PROTOCOL_VERSION, request, pod, container, t, ...(section !== undefined ? { section } : {}) });
   return waitFor(() => panel.sent.find((m) => m.type === 'explanation' && m.request === request), 30_000, () => `an explanation for question ${request} (sent: ${panel.sent.map((m) => m.type).join(', ')})`);
-}
-
-function closeAll(panels: TimelinePanels): void {
-  for (const panel of panels.all) panel.dispose();
 }
 
 test('timeline insights: the selection\'s why — a recording\'s panel answers explain from its lines up to the moment; a malformed question is ignored', async () => {
@@ -51,6 +35,8 @@ test('timeline insights: the selection\'s why — a recording\'s panel answers e
     assert.equal(panel.content?.source().canExplain, true);
     const during = await ask(panel, 1, 'web', 'web', 76);
     assert.match(during.sentence ?? '', /^Not Ready since .*debugger/s);
+    // Said on the panel's clock, as its axis labels the moments (no start time in the header: elapsed).
+    assert.match(during.sentence ?? '', /^Not Ready since 1m10s: readiness failed 3 times in a row \(HTTP 503 at 1m, 1m5s, 1m10s;/);
     const before = await ask(panel, 2, 'web', 'web', PAUSE.from - 10);
     assert.match(before.sentence ?? '', /^Ready/);
     const missing = await ask(panel, 3, 'web', 'sidecar', 76);
@@ -66,9 +52,7 @@ test('timeline insights: the selection\'s why — a recording\'s panel answers e
 
 test('timeline insights: the selection\'s why on a running session\'s panel reads the session\'s lines as they are', async () => {
   const panels = await timelines();
-  const document = await openFixture('timeline/checkout.yaml');
-  const session = await vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri('timeline/checkout.scenario.yaml'), speed: 600 });
-  assert.ok(session);
+  const { session } = await simulateFixture('timeline/checkout.yaml', 'timeline/checkout.scenario.yaml', 600);
   try {
     const panel = panels.openSession(session);
     await loaded(panel);

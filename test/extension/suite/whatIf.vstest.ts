@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ProbingSession } from '../../../src/extension/sessions/probingSession';
 import type { TimelinePanel } from '../../../src/extension/timeline/timelinePanel';
-import type { TimelinePanels } from '../../../src/extension/timeline/timelinePanels';
 import { test, waitFor } from '../harness';
-import { activateProbeLens, fixtureUri, openFixture, probeLensExtension } from '../workbench';
+import { simulateFixture } from '../probing';
+import { closeTimelines as closePanels, timelinePanels as timelines } from '../timelines';
+import { fixtureUri, openFixture, probeLensExtension } from '../workbench';
 
 interface WhatIfOutcome {
   readonly document: vscode.Uri;
@@ -24,15 +24,6 @@ const STARTUP = `      startupProbe:
         periodSeconds: 10
         failureThreshold: 30
 `;
-
-async function timelines(): Promise<TimelinePanels> {
-  const api = await activateProbeLens();
-  return api.timeline;
-}
-
-function closePanels(panels: TimelinePanels): void {
-  for (const panel of panels.all) panel.dispose();
-}
 
 async function revert(document: vscode.TextDocument): Promise<void> {
   if (!document.isDirty) return;
@@ -83,6 +74,12 @@ test('what if: a recording in the timeline, replayed against its manifest\'s uns
     assert.ok(manifest.isDirty);
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(manifest.uri)), onDisk);
 
+    // From the panel's title button: VS Code passes the panel's own resource, which means the panel.
+    recording.reveal(false);
+    await waitFor(() => recording.webviewPanel.active, 5_000, 'the recording\'s panel to be active again');
+    const fromTitle = await vscode.commands.executeCommand<WhatIfOutcome | undefined>('probeLens.whatIf', vscode.Uri.from({ scheme: 'webview-panel', path: 'webview-panel/webview-1f25c85d' }));
+    assert.deepEqual(fromTitle?.report.containers[0]?.restarts, { before: 3, after: 0 }, 'the title button replays the panel\'s recording');
+
     // Without the edit: the app restarts again and again (each restart starts it over, as in a cluster).
     await revert(manifest);
     const again = await vscode.commands.executeCommand<WhatIfOutcome | undefined>('probeLens.whatIf', { recording: fixtureUri('whatif/slow-start.local.jsonl'), manifest: manifest.uri });
@@ -99,9 +96,7 @@ test('what if: a recording in the timeline, replayed against its manifest\'s uns
 
 test('what if: a simulated session that ended, from its manifest — the recording replayed against the manifest as it is', async () => {
   const panels = await timelines();
-  const document = await openFixture('timeline/checkout.yaml');
-  const session = await vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri('timeline/checkout.scenario.yaml'), speed: 600 });
-  assert.ok(session);
+  const { document, session } = await simulateFixture('timeline/checkout.yaml', 'timeline/checkout.scenario.yaml', 600);
   try {
     await waitFor(() => session.elapsedSeconds > 150, 20_000, 'some virtual minutes to play');
     session.dispose();

@@ -31,6 +31,44 @@ export function eachSpan<V>(p: Paint, spans: readonly Span<V>[], draw: (value: V
   }
 }
 
+/**
+ * A stretch drawn over the bands that must read as something else than a state (a debugger's
+ * pause, a disagreement with the kubelet), and its legend swatch: `colour` at `alpha.tint` under
+ * `pattern` at `alpha.pattern`, edged top and bottom in `colour`. Leaves the fill style `colour`.
+ */
+export function fillEdgedStretch(
+  ctx: CanvasRenderingContext2D,
+  colour: string,
+  pattern: CanvasPattern | string,
+  alpha: { readonly tint: number; readonly pattern: number },
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+): void {
+  ctx.fillStyle = colour;
+  ctx.globalAlpha = alpha.tint;
+  ctx.fillRect(x, y, w, h);
+  ctx.globalAlpha = alpha.pattern;
+  ctx.fillStyle = pattern;
+  ctx.fillRect(x, y, w, h);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = colour;
+  ctx.fillRect(x, y, w, 1);
+  ctx.fillRect(x, y + h - 1, w, 1);
+}
+
+/** `text` at `x` on the line at `y`, on a plate of background: a band or hatch under it would make the words hard to read. */
+export function writeOnPlate(p: Paint, text: string, x: number, y: number): void {
+  const { ctx } = p;
+  const palette = p.frame.palette;
+  const width = p.textWidth(text);
+  ctx.fillStyle = palette.background;
+  ctx.fillRect(x - 2, y - 6, width + 4, 12);
+  ctx.fillStyle = palette.foreground;
+  ctx.fillText(text, x, y);
+}
+
 /** Writes each span's name where `labels` leaves room in it, on the line at `y`. */
 export function nameSpans<V>(p: Paint, spans: readonly Span<V>[], name: (value: V) => string, y: number, labels: LabelSpace): void {
   const { ctx } = p;

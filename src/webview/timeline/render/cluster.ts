@@ -11,7 +11,7 @@ import type { ContainerLane, PodLane } from '../../../core/timeline/viewModel';
 import { lowerBoundByT } from '../hitTest';
 import { CLUSTER_CONTAINER_ROW, CONTAINER_ROW, POD_ROW } from '../layout';
 import type { Palette } from '../theme';
-import { eachSpan } from './bands';
+import { eachSpan, fillEdgedStretch, writeOnPlate } from './bands';
 import type { LabelSpace } from './labelSpace';
 import { eachMarkerInView, MARKER_REACH, trianglePath } from './markers';
 import type { Paint } from './paint';
@@ -58,13 +58,8 @@ export function drawDisagreements(p: Paint, lane: ContainerLane, top: number, la
     const room = Math.min(x1, p.width) - left - 4;
     const text = words.find((w) => p.textWidth(w) + 4 <= room);
     if (text === undefined) return;
-    // On a plate of background: the hatch would make the words hard to read.
-    const width = p.textWidth(text);
-    ctx.fillStyle = palette.background;
-    ctx.fillRect(left - 2, textY - 6, width + 4, 12);
-    ctx.fillStyle = palette.foreground;
-    ctx.fillText(text, left, textY);
-    labels.take(x0, left + width + 2);
+    writeOnPlate(p, text, left, textY);
+    labels.take(x0, left + p.textWidth(text) + 2);
   });
 }
 
@@ -73,16 +68,7 @@ export function drawDisagreements(p: Paint, lane: ContainerLane, top: number, la
  * top, bottom and at its start. Leaves the fill style the edge's colour.
  */
 export function fillDisagreement(ctx: CanvasRenderingContext2D, palette: Palette, x: number, y: number, w: number, h: number): void {
-  ctx.fillStyle = palette.disagreement;
-  ctx.globalAlpha = 0.14;
-  ctx.fillRect(x, y, w, h);
-  ctx.globalAlpha = 0.7;
-  ctx.fillStyle = palette.hatchDisagreement;
-  ctx.fillRect(x, y, w, h);
-  ctx.globalAlpha = 1;
-  ctx.fillStyle = palette.disagreement;
-  ctx.fillRect(x, y, w, 1);
-  ctx.fillRect(x, y + h - 1, w, 1);
+  fillEdgedStretch(ctx, palette.disagreement, palette.hatchDisagreement, { tint: 0.14, pattern: 0.7 }, x, y, w, h);
   ctx.fillRect(x, y, 2, h);
 }
 

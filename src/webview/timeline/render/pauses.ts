@@ -7,7 +7,7 @@
 import type { PodLane } from '../../../core/timeline/viewModel';
 import { POD_ROW, ROW_HEIGHT } from '../layout';
 import type { Palette } from '../theme';
-import { eachSpan } from './bands';
+import { eachSpan, fillEdgedStretch, writeOnPlate } from './bands';
 import type { LabelSpace } from './labelSpace';
 import type { Paint } from './paint';
 
@@ -31,11 +31,7 @@ export function drawPauses(p: Paint, lane: PodLane, top: number, labels: LabelSp
       const width = p.textWidth(text);
       const left = labels.place(room.from, room.to, width + 4, p.width);
       if (left === undefined) continue;
-      // On a plate of background: the band under it would make the words hard to read.
-      ctx.fillStyle = palette.background;
-      ctx.fillRect(left, textY - 6, width + 4, 12);
-      ctx.fillStyle = palette.foreground;
-      ctx.fillText(text, left + 2, textY);
+      writeOnPlate(p, text, left + 2, textY);
       labels.take(left, left + width + 4);
       break;
     }
@@ -48,16 +44,7 @@ export function drawPauses(p: Paint, lane: PodLane, top: number, labels: LabelSp
  * dropped), and no box that could pass for the keyboard's focus.
  */
 export function fillPause(ctx: CanvasRenderingContext2D, palette: Palette, x: number, y: number, w: number, h: number): void {
-  ctx.fillStyle = palette.pause;
-  ctx.globalAlpha = 0.16;
-  ctx.fillRect(x, y, w, h);
-  ctx.globalAlpha = 0.55;
-  ctx.fillStyle = palette.stripesPause;
-  ctx.fillRect(x, y, w, h);
-  ctx.globalAlpha = 1;
-  ctx.fillStyle = palette.pause;
-  ctx.fillRect(x, y, w, 1);
-  ctx.fillRect(x, y + h - 1, w, 1);
+  fillEdgedStretch(ctx, palette.pause, palette.stripesPause, { tint: 0.16, pattern: 0.55 }, x, y, w, h);
   if (palette.highContrast && palette.contrast) {
     ctx.strokeStyle = palette.contrast;
     ctx.lineWidth = 1;
