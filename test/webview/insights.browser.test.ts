@@ -200,7 +200,15 @@ test('a recording above its replay with the edited manifest: one time axis, each
       { name: 'replayed', title: 'replayed with the edited manifest', events: replayed.length },
     ];
     await page.send(loadMessage(recordingSource('web.yaml: what if'), [...recorded, ...replayed], 240, { header: runHeader({ mode: 'simulate' }), sections }));
-    await tab.waitForFunction(() => ((globalThis as unknown as HostGlobals).__probeLensTimeline.state().events ?? 0) > 0, undefined, { timeout: 10_000 });
+    // Loaded and drawn: every event in, and the headings placed (a frame after the lanes, on a busy machine later still).
+    await tab.waitForFunction(
+      (total) => {
+        const globals = globalThis as unknown as HostGlobals;
+        return (globals.__probeLensTimeline.state().events ?? 0) >= total && globals.document.querySelectorAll('#timeline-headings [role="heading"]').length === 2;
+      },
+      recorded.length + replayed.length,
+      { timeout: 10_000 },
+    );
     const state = await tab.evaluate(() => (globalThis as unknown as HostGlobals).__probeLensTimeline.state() as TimelineHookState);
     assert.deepEqual(state.sections, ['recorded', 'replayed with the edited manifest']);
     assert.deepEqual(
