@@ -1,5 +1,5 @@
-import { type Manifest, parseManifest } from '../core/manifest';
-import { checkManifest } from '../core/rules/run';
+import type { Manifest } from '../core/manifest';
+import { playableManifest } from '../core/check';
 import { type CliIo, readInput } from './io';
 import { UsageError } from './usage';
 
@@ -8,15 +8,17 @@ import { UsageError } from './usage';
  * reject is run all the same, after a note on stderr, since seeing it run is often the point.
  */
 export function loadRunnableManifest(file: string, minorVersion: number, io: CliIo): Manifest {
-  const text = readInput(file, io);
-  const manifest = parseManifest(text, { minorVersion });
-  const findings = checkManifest(manifest, { file, context: { minorVersion } });
-  const broken = findings.find((f) => f.rule === 'Y01' || f.rule === 'Y02');
-  if (broken) throw new UsageError(`${file}:${broken.range.start.line + 1}:${broken.range.start.character + 1}: ${broken.message}`);
-  const rejected = findings.filter((f) => f.severity === 'error').length;
+  const manifest = requirePlayable(file, readInput(file, io), minorVersion, 'to run (Pod, Deployment, StatefulSet, DaemonSet, Job, CronJob, … with livenessProbe, readinessProbe or startupProbe)');
+  const rejected = manifest.findings.filter((f) => f.severity === 'error').length;
   if (rejected > 0) io.stderr(`probe-lens: note: ${file} has ${rejected} error${rejected === 1 ? '' : 's'} the API server or kubelet would not accept ('probe-lens check ${file}'); running it as written\n`);
-  if (!manifest.documents.some((d) => d.podSpecs.some((p) => p.containers.some((c) => c.probes.length > 0)))) {
-    throw new UsageError(`${file}: no container with a probe to run (Pod, Deployment, StatefulSet, DaemonSet, Job, CronJob, … with livenessProbe, readinessProbe or startupProbe)`);
-  }
-  return manifest;
+  return manifest.manifest;
+}
+
+/** `playableManifest`, or the usage error that says why not: `no container with a probe ${purpose}`. */
+export function requirePlayable(file: string, text: string, minorVersion: number, purpose: string): Extract<ReturnType<typeof playableManifest>, { ok: true }> {
+  const playable = playableManifest(text, file, minorVersion);
+  if (playable.ok) return playable;
+  const broken = playable.unreadable;
+  if (broken) throw new UsageError(`${file}:${broken.range.start.line + 1}:${broken.range.start.character + 1}: ${broken.message}`);
+  throw new UsageError(`${file}: no container with a probe ${purpose}`);
 }

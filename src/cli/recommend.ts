@@ -4,10 +4,9 @@ import { buildHistory } from '../core/insights/history';
 import { manifestPodNames, measureRecording } from '../core/insights/measure';
 import { type RecommendationReport, recommend } from '../core/insights/recommend';
 import { dataText, recommendationTitle } from '../core/insights/recommendText';
-import { parseManifest } from '../core/manifest';
-import { checkManifest } from '../core/rules/run';
 import { unifiedDiff } from '../core/text/unifiedDiff';
 import { type CliIo, readInput } from './io';
+import { requirePlayable } from './manifestInput';
 import { readRecording } from './recordingFile';
 import { minorVersionOption, UsageError } from './usage';
 
@@ -37,7 +36,7 @@ export function runRecommend(argv: readonly string[], io: CliIo): number {
   if (file === '-') throw new UsageError('recommend needs FILE as a file: the patch names it');
   const minorVersion = minorVersionOption(values['kubernetes-version']);
   const text = readInput(file, io);
-  requireReadableManifest(file, text, minorVersion);
+  requirePlayable(file, text, minorVersion, 'to recommend values for');
   const recording = readRecording(values.from, io);
   const history = buildHistory(recording.header, recording.events);
   const measurements = measureRecording(history);
@@ -59,16 +58,6 @@ export function runRecommend(argv: readonly string[], io: CliIo): number {
     if (values.format === 'patch') for (const line of [...thinLines(report), ...droppedLines(report)]) io.stderr(`probe-lens: ${line}\n`);
   }
   return 0;
-}
-
-/** YAML that does not read is bad input; a manifest without one probe has nothing to recommend for. */
-function requireReadableManifest(file: string, text: string, minorVersion: number): void {
-  const manifest = parseManifest(text, { minorVersion });
-  const broken = checkManifest(manifest, { file, context: { minorVersion } }).find((f) => f.rule === 'Y01' || f.rule === 'Y02');
-  if (broken) throw new UsageError(`${file}:${broken.range.start.line + 1}:${broken.range.start.character + 1}: ${broken.message}`);
-  if (!manifest.documents.some((d) => d.podSpecs.some((p) => p.containers.some((c) => c.probes.length > 0)))) {
-    throw new UsageError(`${file}: no container with a probe to recommend values for`);
-  }
 }
 
 function reportJson(report: RecommendationReport) {

@@ -1,4 +1,4 @@
-import { DEFAULT_MINOR_VERSION, type ManifestLimits, parseManifest, servicesOf } from './manifest';
+import { DEFAULT_MINOR_VERSION, type Manifest, type ManifestLimits, parseManifest, servicesOf } from './manifest';
 import { checkManifest } from './rules/run';
 import type { Finding } from './rules/types';
 
@@ -58,4 +58,24 @@ export function parseKubernetesVersion(text: string): number | undefined {
   const minor = match ? Number(match[1]) : undefined;
   if (minor === undefined || minor < SUPPORTED_MINOR_VERSIONS.oldest || minor > SUPPORTED_MINOR_VERSIONS.newest) return undefined;
   return minor;
+}
+
+/**
+ * A manifest as something to play (run, replay, recommend for): its YAML must read — a syntax
+ * error or a file beyond the limits (Y01, Y02) — and some container must have a probe. What the
+ * API server would reject is no obstacle: seeing it run is often the point, so its findings are
+ * handed back for the caller to mention.
+ */
+export type PlayableManifest =
+  | { readonly ok: true; readonly manifest: Manifest; readonly findings: readonly Finding[] }
+  | { readonly ok: false; readonly unreadable: Finding }
+  | { readonly ok: false; readonly unreadable: undefined };
+
+export function playableManifest(text: string, file: string, minorVersion: number): PlayableManifest {
+  const manifest = parseManifest(text, { minorVersion });
+  const findings = checkManifest(manifest, { file, context: { minorVersion } });
+  const unreadable = findings.find((f) => f.rule === 'Y01' || f.rule === 'Y02');
+  if (unreadable) return { ok: false, unreadable };
+  if (!manifest.documents.some((d) => d.podSpecs.some((p) => p.containers.some((c) => c.probes.length > 0)))) return { ok: false, unreadable: undefined };
+  return { ok: true, manifest, findings };
 }

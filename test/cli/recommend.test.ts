@@ -7,17 +7,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
 import { scratchDir } from '../helpers/scratch';
 
-const BIN = resolve(CLI);
-
-function cli(args: readonly string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: readonly string[], cwd: string) => runCli(args, { cwd });
 
 function run(command: string, args: readonly string[], cwd: string, input?: string) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', ...(input !== undefined ? { input } : {}) });

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 /** The built CLI (`node esbuild.config.mjs` writes it); the CLI tests run it as a user would. */
 export const CLI = 'dist/cli.js';
@@ -54,10 +55,12 @@ export interface RunCliOptions {
   readonly input?: string | Uint8Array;
   /** The child's environment; by default this process's, with NO_COLOR=1. */
   readonly env?: NodeJS.ProcessEnv;
+  /** The child's working directory (default: this process's). */
+  readonly cwd?: string;
 }
 
 /** Runs the CLI to its end, synchronously: for commands that need no server of this process. */
 export function runCli(args: readonly string[], options: RunCliOptions = {}): CliResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], { input: options.input ?? '', encoding: 'utf8', env: options.env ?? { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [resolve(CLI), ...args], { input: options.input ?? '', encoding: 'utf8', ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

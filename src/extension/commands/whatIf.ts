@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { EngineEvent } from '../../core/engine/events';
 import { type ReplayResult, replayRecording } from '../../core/insights/replay';
 import { type ReplayJson, replayJson, replayTable } from '../../core/insights/replayReport';
-import { type Manifest, parseManifest } from '../../core/manifest';
-import { checkManifest } from '../../core/rules/run';
+import type { Manifest } from '../../core/manifest';
+import { playableManifest } from '../../core/check';
 import { type RunHeader, runHeader } from '../../core/timeline/jsonl';
 import { baseName } from '../documents/fileNames';
 import { isManifestLanguage } from '../documents/manifestModels';
@@ -234,11 +234,11 @@ async function currentManifest(uri: vscode.Uri): Promise<{ readonly manifest: Ma
     return `${baseName(uri)} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
   const minorVersion = readSettings(uri).minorVersion;
-  const manifest = parseManifest(document.getText(), { minorVersion });
-  const broken = checkManifest(manifest, { file: baseName(uri), context: { minorVersion } }).find((f) => f.rule === 'Y01' || f.rule === 'Y02');
+  const playable = playableManifest(document.getText(), baseName(uri), minorVersion);
+  if (playable.ok) return { manifest: playable.manifest, dirty: document.isDirty };
+  const broken = playable.unreadable;
   if (broken) return `${baseName(uri)} is not valid YAML (line ${broken.range.start.line + 1}: ${broken.message}): fix it, then ask What If… again`;
-  if (!manifest.documents.some((d) => d.podSpecs.some((p) => p.containers.some((c) => c.probes.length > 0)))) return `${baseName(uri)} has no container with a probe to replay the recording against`;
-  return { manifest, dirty: document.isDirty };
+  return `${baseName(uri)} has no container with a probe to replay the recording against`;
 }
 
 function toUri(value: unknown): vscode.Uri | undefined {

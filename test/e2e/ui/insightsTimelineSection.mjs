@@ -159,7 +159,9 @@ export async function insightsTimelineSection({ page, workbench, folder, section
       assert.match(text, /restarts 3 → 0/);
       assert.match(text, /kills liveness 3 → none/);
     } finally {
-      // The manifest as it was: a later "Close All Editors" would ask to save it.
+      // The manifest as it was: a later "Close All Editors" would ask to save it. Not before the
+      // comparison has opened: its panel takes the focus, which would close the command palette.
+      await page.locator('.tab', { hasText: 'Timeline · What if · slow-start.yaml' }).waitFor({ timeout: 30_000 }).catch(() => {});
       await manifestTab.first().click();
       await workbench.runCommand('File: Revert File');
     }

@@ -37,10 +37,18 @@ export class Workbench {
 
   /** Opens the quick input (F1) and types `text` into it: `>Command`, `:line:column`, or a file path. */
   async openQuickInput(text) {
-    await this.page.keyboard.press('F1');
     const input = this.quickInput.locator('input.input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(text);
+    // F1 pressed while a webview takes the focus (a panel just opened or clicked) is lost, or the
+    // palette it opened closes again: press it again, as a user would.
+    await waitUntil(
+      async () => {
+        if (!(await input.isVisible())) await this.page.keyboard.press('F1');
+        return input.fill(text, { timeout: 2_000 }).then(() => true, () => false);
+      },
+      'the command palette',
+      10_000,
+      0,
+    );
     return input;
   }
 

@@ -16,29 +16,17 @@ import { parseJsonLines } from '../../../src/core/timeline/jsonl';
 import type { ProbingSession } from '../../../src/extension/sessions/probingSession';
 import type { RecordingTimeline } from '../../../src/extension/timeline/recordingTimeline';
 import { SavedTimelines } from '../../../src/extension/timeline/savedTimelines';
-import { APPEND_SLICE_EVENTS, FIRST_SLICE_EVENTS, type SentMessage, type TimelineContent, type TimelinePanel } from '../../../src/extension/timeline/timelinePanel';
-import type { TimelinePanels } from '../../../src/extension/timeline/timelinePanels';
+import { APPEND_SLICE_EVENTS, FIRST_SLICE_EVENTS, type TimelineContent, type TimelinePanel } from '../../../src/extension/timeline/timelinePanel';
 import { TIMELINE_PROTOCOL_VERSION, TIMELINE_VIEW_TYPE, type TimelineViewState } from '../../../src/shared/protocol';
 import { sleep, test, waitFor } from '../harness';
 import { activateProbeLens, fixtureUri, openFixture, probeLensExtension } from '../workbench';
+import { closeTimelines as closeAll, loaded, timelinePanels as timelines } from '../timelines';
 
 const CHECKOUT = 'timeline/checkout.yaml';
 const CHECKOUT_SCENARIO = 'timeline/checkout.scenario.yaml';
 
-async function timelines(): Promise<TimelinePanels> {
-  const api = await activateProbeLens();
-  assert.ok(api.timeline, 'activate() returns `timeline`: the panels are wired in extension.ts');
-  return api.timeline;
-}
-
 function simulate(document: vscode.TextDocument, speed: number, scenario = CHECKOUT_SCENARIO): Thenable<ProbingSession | undefined> {
   return vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: document.uri, scenario: fixtureUri(scenario), speed });
-}
-
-/** The webview really ran: its bundle loaded under the CSP and said `ready`, and the host answered with a `load`. */
-async function loaded(panel: TimelinePanel, what = 'the panel'): Promise<SentMessage> {
-  await waitFor(() => panel.received.includes('ready'), 15_000, () => `${what}'s webview to say ready (received: ${panel.received.join(', ') || 'nothing'}; panel visible: ${panel.webviewPanel.visible}, column ${panel.webviewPanel.viewColumn})`);
-  return waitFor(() => panel.isLoaded && panel.sent.find((m) => m.type === 'load'), 15_000, () => `${what} to be loaded (sent: ${panel.sent.map((m) => m.type).join(', ')})`);
 }
 
 /** Events the webview was sent since its last `load` (the load's and every append's). */
@@ -66,10 +54,6 @@ function workspaceFolder(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder);
   return folder.uri.fsPath;
-}
-
-function closeAll(panels: TimelinePanels): void {
-  for (const panel of panels.all) panel.dispose();
 }
 
 test('timeline: the panel of a simulated session — strict CSP, ready → load, live appends at ≤ 10 a second, highlight, reveal, ended, saved', async () => {
