@@ -10,19 +10,52 @@ export interface CliIo {
   readonly cwd: string;
   readonly color: boolean;
   readonly version: string;
-  /** Calls `stop` on Ctrl-C or SIGTERM; returns the function that stops listening. */
+  /** Calls `stop` on Ctrl-C, SIGTERM, SIGHUP (the terminal closed) or once stdout's reader has gone; returns the function that stops listening. */
   onInterrupt(stop: () => void): () => void;
+  /**
+   * Calls `stop` with an error nothing caught (a bug): the running session ends with it instead
+   * of the process dying with kubectl left behind and the output cut. Returns the release.
+   */
+  onFault(stop: (error: unknown) => void): () => void;
+}
+
+/** sysexits' EX_SOFTWARE: Probe Lens itself failed. Not 1, which `check` and `probe` use for findings. */
+export const INTERNAL_ERROR_EXIT = 70;
+
+/** An error nothing caught, for stderr: what it is, that it is ours, and its stack for the report. */
+export function internalErrorText(error: unknown): string {
+  const stack = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  return `internal error (a bug in Probe Lens: please report it with what follows): ${stack}`;
 }
 
 export function processIo(version: string): CliIo {
   // `probe-lens check … | head`: once the reader has gone, output stops and a running session
-  // stops as on Ctrl-C, instead of dying on an unhandled EPIPE.
+  // stops as on Ctrl-C, instead of dying on an unhandled EPIPE. Told through `whenReaderGone`, never
+  // through a 'SIGPIPE' listener: listening to that signal makes node catch the real SIGPIPE the
+  // kernel sends for every write to any closed socket (kubectl proxy closing a stream the way
+  // the kubelet does), and a run would stop there as if the user had.
   let readerGone = false;
+  const whenReaderGone = new Set<() => void>();
+  const faults = new Set<(error: unknown) => void>();
+  // One handler for both: a session that listens ends with the error; without one, the error is
+  // said and the process ends with EX_SOFTWARE (node's own exit 1 would read as "findings").
+  const fault = (error: unknown) => {
+    const listeners = [...faults];
+    if (listeners.length > 0) {
+      for (const stop of listeners) stop(error);
+      return;
+    }
+    process.stderr.write(`probe-lens: ${internalErrorText(error)}\n`);
+    process.exit(INTERNAL_ERROR_EXIT);
+  };
+  process.on('uncaughtException', fault);
+  process.on('unhandledRejection', fault);
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    // EPIPE: the pipe's reader exited; EIO: the terminal hung up (its window closed).
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
     if (readerGone) return;
     readerGone = true;
-    process.emit('SIGPIPE');
+    for (const stop of [...whenReaderGone]) stop();
   });
   return {
     stdout: (text) => {
@@ -36,12 +69,18 @@ export function processIo(version: string): CliIo {
     onInterrupt(stop) {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      process.once('SIGPIPE', stop);
+      process.once('SIGHUP', stop);
+      whenReaderGone.add(stop);
       return () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        process.off('SIGPIPE', stop);
+        process.off('SIGHUP', stop);
+        whenReaderGone.delete(stop);
       };
+    },
+    onFault(stop) {
+      faults.add(stop);
+      return () => faults.delete(stop);
     },
   };
 }

@@ -3,7 +3,7 @@ import { runExplain } from './explain';
 import { runRecommend } from './recommend';
 import { runReplay } from './replay';
 import { runScenario } from './scenario';
-import { type CliIo, processIo } from './io';
+import { type CliIo, INTERNAL_ERROR_EXIT, internalErrorText, processIo } from './io';
 import { runProbe } from './probe';
 import { runRules } from './rules';
 import { runRun } from './run';
@@ -68,7 +68,14 @@ function isParseArgsError(error: unknown): boolean {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2), processIo(VERSION)).then((code) => {
-    process.exitCode = code;
-  });
+  const io = processIo(VERSION);
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      io.stderr(`probe-lens: ${internalErrorText(error)}\n`);
+      process.exitCode = INTERNAL_ERROR_EXIT;
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { type ClusterNotice, ClusterProbing } from '../core/cluster/clusterProbing';
-import { noticeText } from '../core/cluster/noticeText';
+import { namespacesText, noticeText, proxyStateTeller } from '../core/cluster/noticeText';
 import { connectToCluster } from '../core/cluster/connect';
 import { RealClock } from '../core/engine/clock';
 import { desiredPods } from '../core/engine/manager';
@@ -42,7 +42,8 @@ export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
     interrupted = true;
     for (const part of aborting) part.dispose();
   });
-  const connected = await connectToCluster({ kubectl, context: run.context, namespace: run.namespace, allowExec: run.allowExec, clock });
+  const onProxyState = proxyStateTeller((text) => io.stderr(`probe-lens: ${text}\n`));
+  const connected = await connectToCluster({ kubectl, context: run.context, namespace: run.namespace, allowExec: run.allowExec, clock, onProxyState });
   if (!connected.ok) {
     releaseEarly();
     // kubectl's own words first, when they say more than the sentence (a terminal shows them whole).
@@ -53,7 +54,9 @@ export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
   const connection = connected.value;
   aborting.push(connection);
   const minorVersion = run.minorVersionGiven ? run.minorVersion : connection.version.minor;
-  io.stderr(`probe-lens: context ${connection.context}, namespace ${connection.namespace}, Kubernetes ${connection.version.gitVersion}; User-Agent kube-probe/1.${minorVersion}\n`);
+  const pods = desiredPods(manifest);
+  const looked = namespacesText(pods, connection.namespace, run.namespace ? '--namespace' : "the context's");
+  io.stderr(`probe-lens: context ${connection.context}, Kubernetes ${connection.version.gitVersion}, User-Agent kube-probe/1.${minorVersion}; pods looked for in ${looked}\n`);
 
   const start = runStart(clock);
   const { output, text, live } = sessionOutput(
@@ -65,18 +68,21 @@ export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
   // Until the first listing is done, what goes wrong is held back: if nothing can be probed it
   // is the one reason the run ends (a 403 is not a watch "retrying" while the CLI exits).
   const firstListing = new FirstListing((notice) => io.stderr(`probe-lens: ${noticeText(notice)}\n`));
+  // A stream the cluster refuses for good ends the run (exit 1); one refused before the run is
+  // under way ends it as soon as it is.
+  const failure = new HeldFailure();
   const probing = new ClusterProbing({
     api: connection.api,
     clock,
     epoch: start.epoch,
     epochWall: start.startedAtMs,
     emit: output.emit,
-    pods: desiredPods(manifest),
+    pods,
     namespace: connection.namespace,
     allPods: run.allPods,
     allowExec: run.allowExec,
     minorVersion,
-    onNotice: (notice) => firstListing.notice(notice),
+    onNotice: (notice) => (notice.kind === 'forbidden' ? failure.fail(notice.sentence) : firstListing.notice(notice)),
   });
   aborting.push(probing);
   await probing.whenListed();
@@ -94,28 +100,54 @@ export async function runCluster(run: ClusterRun, io: CliIo): Promise<number> {
   }
   firstListing.done();
   const elapsed = clock.now() - start.epoch;
-  return runSession({ running: [probing, connection], output, text, live }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - elapsed), io);
+  return runSession({ running: [probing, connection], output, text, live, onFailure: (fail) => failure.hand(fail) }, run.durationMs === undefined ? undefined : Math.max(0, run.durationMs - elapsed), io);
+}
+
+/** Why the run cannot go on, held until the session can be told (the first reason is the one said). */
+class HeldFailure {
+  private why: string | undefined;
+  private failSession: ((why: string) => void) | undefined;
+
+  fail(why: string): void {
+    if (this.failSession) this.failSession(why);
+    else this.why ??= why;
+  }
+
+  hand(fail: (why: string) => void): void {
+    this.failSession = fail;
+    if (this.why !== undefined) fail(this.why);
+  }
 }
 
 /**
  * The notices of the first listing, held until it is done: said as they came once probing
  * starts, or made the one sentence why it cannot (the API's refusal, else where no pod was found).
+ * A watch failing because our own kubectl proxy is down is not said: the proxy's stop and
+ * restart are, and its recovery is not said either.
  */
 class FirstListing {
   private held: ClusterNotice[] | undefined = [];
+  private failureSaid = false;
 
   constructor(private readonly say: (notice: ClusterNotice) => void) {}
 
   notice(notice: ClusterNotice): void {
     if (this.held) this.held.push(notice);
-    else this.say(notice);
+    else this.tell(notice);
+  }
+
+  private tell(notice: ClusterNotice): void {
+    if (notice.kind === 'watch-failed' && notice.proxyDown) return;
+    if (notice.kind === 'watch-recovered' && !this.failureSaid) return;
+    if (notice.kind === 'watch-failed' || notice.kind === 'watch-recovered') this.failureSaid = notice.kind === 'watch-failed';
+    this.say(notice);
   }
 
   /** Probing has started: what was held is said, and what comes next as it comes. */
   done(): void {
     const held = this.held ?? [];
     this.held = undefined;
-    for (const notice of held) this.say(notice);
+    for (const notice of held) this.tell(notice);
   }
 
   /** Nothing is probed: why, in one sentence. */

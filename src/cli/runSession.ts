@@ -3,7 +3,7 @@ import type { RealClock } from '../core/engine/clock';
 import type { Disposable } from '../core/engine/disposable';
 import { htmlOutput, type PageAssets } from './format/html';
 import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
-import type { CliIo } from './io';
+import { type CliIo, INTERNAL_ERROR_EXIT, internalErrorText } from './io';
 
 const REDRAW_MS = 500;
 
@@ -45,8 +45,8 @@ export function sessionOutput(io: CliIo, format: string, header: Record<string, 
     });
     return { output, text: undefined, live: false };
   }
-  const text = format === 'text' ? textOutput(sink) : undefined;
-  return { output: text ?? jsonlOutput(sink, header), text, live: sink.live };
+  const text = format === 'text' ? textOutput(sink, header['target'] === 'cluster' ? 'cluster' : 'reported') : undefined;
+  return { output: text ?? jsonlOutput(sink, header, { live: true }), text, live: sink.live };
 }
 
 export interface Session {
@@ -55,25 +55,42 @@ export interface Session {
   readonly output: SessionOutput;
   readonly text: ReturnType<typeof textOutput> | undefined;
   readonly live: boolean;
+  /**
+   * Hands the session the way to end itself when it cannot go on (the cluster forbids the
+   * streams its probes need): `fail` stops everything at once, says why, and the run exits 1.
+   */
+  readonly onFailure?: (fail: (why: string) => void) => void;
 }
 
-/** Runs until `--for` or Ctrl-C, then stops everything it started; resolves with exit code 0. */
+/** A run that ended before `--for` because it could not go on. */
+export const RUN_FAILED_EXIT = 1;
+
+/**
+ * Runs until `--for`, Ctrl-C or its reader going away (exit 0), or until it cannot go on (exit 1)
+ * or a bug surfaces (exit 70); whichever comes first stops everything it started, finishes the
+ * output, and — for an early end — says why as the last line on stderr.
+ */
 export function runSession(session: Session, durationMs: number | undefined, io: CliIo): Promise<number> {
   const { running, output, text } = session;
   return new Promise((resolve) => {
     const redraw = text && session.live ? setInterval(() => text.redraw(), REDRAW_MS) : undefined;
     let finished = false;
-    const stop = () => {
+    const stop = (early?: { readonly code: number; readonly why: string }) => {
       if (finished) return;
       finished = true;
       clearTimeout(deadline);
       clearInterval(redraw);
       releaseInterrupt();
+      releaseFault();
       for (const part of running) part.dispose();
       output.finish();
-      resolve(0);
+      if (early) io.stderr(`probe-lens: ${early.why}\n`);
+      resolve(early?.code ?? 0);
     };
     const deadline = durationMs === undefined ? undefined : setTimeout(stop, durationMs);
-    const releaseInterrupt = io.onInterrupt(stop);
+    const releaseInterrupt = io.onInterrupt(() => stop());
+    const releaseFault = io.onFault((error) => stop({ code: INTERNAL_ERROR_EXIT, why: internalErrorText(error) }));
+    // Told from inside what runs (a notice of the cluster's): stopped once that call has returned.
+    session.onFailure?.((why) => queueMicrotask(() => stop({ code: RUN_FAILED_EXIT, why })));
   });
 }

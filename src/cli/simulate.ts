@@ -55,14 +55,15 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
     ? htmlOutput(sink, header, { assets: assets.assets, clock: { kind: 'virtual' }, now: () => played, title, note: (text) => io.stderr(`probe-lens: note: ${text}\n`) })
     : values.format === 'jsonl'
       ? jsonlOutput(sink, header)
-      : textOutput(sink);
+      : textOutput(sink, 'carried-out');
   const simulation = startSimulation(manifest, { scenario, seed, emit: output.emit });
   try {
     played = await playUntilInterrupted(simulation, durationSeconds, io);
   } finally {
     simulation.dispose();
+    // Even when a bug stops the play: what was played is written before the error is said.
+    output.finish();
   }
-  output.finish();
   return 0;
 }
 

@@ -55,7 +55,8 @@ for (const version of ['1.32', '1.29']) {
         assert.ok(predictions.some((p) => p['state'] === 'confirmed'), JSON.stringify(predictions));
         assert.ok(lines.some((l) => l.type === 'container' && l['restartCount'] === 1), 'the restart seen through the watch');
         assert.ok(lines.some((l) => l.type === 'target' && l['clusterPod'] === 'web-5d4f8b7c9-x2k4q'));
-        assert.match(run.stderr, new RegExp(`Kubernetes v${version.replace('.', '\\.')}\\.\\d+; User-Agent kube-probe/${version.replace('.', '\\.')}`));
+        const minor = version.replace('.', '\\.');
+        assert.match(run.stderr, new RegExp(`^probe-lens: context test, Kubernetes v${minor}\\.\\d+, User-Agent kube-probe/${minor}; pods looked for in namespace shop \\(the manifest's\\)$`, 'm'));
       },
       [app],
     );

@@ -28,7 +28,7 @@ const REFUSED: EngineEvent = {
   eventType: 'Warning',
   count: 12,
 };
-const LOOPBACK = "the kubelet says web is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which reaches the pod's loopback: the app likely listens on 127.0.0.1 only. Make it listen on 0.0.0.0 (or the pod IP).";
+const LOOPBACK = "the kubelet says web is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which containerd 1.7.27 connects to 127.0.0.1 inside the pod: the app likely listens on 127.0.0.1 only. Make it listen on 0.0.0.0 (or the pod IP).";
 const OPEN: EngineEvent = { type: 'disagreement', t: 22, pod: 'web', container: 'web', state: 'open', ours: true, kubelet: false, cause: 'loopback-only', message: LOOPBACK };
 
 function fold(events: readonly EngineEvent[], t = 30): SessionSnapshot {

@@ -43,3 +43,21 @@ export function ruleId(diagnostic: vscode.Diagnostic): string {
   const code = diagnostic.code;
   return typeof code === 'object' ? String(code.value) : String(code);
 }
+
+let untitledCount = 0;
+
+/**
+ * A new untitled YAML document holding `content`, under a name no other has had. VS Code names
+ * `openTextDocument({ content })` after the lowest free `Untitled-N`, and hands back the text
+ * model it still holds for a name just freed (an untitled document closed a moment ago, whose
+ * model the extension host's reference keeps alive) — with that document's old text.
+ */
+export async function openUntitledYaml(content: string, name = 'manifest'): Promise<vscode.TextDocument> {
+  untitledCount += 1;
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'untitled', path: `/${name}-${process.pid}-${untitledCount}.yaml` }));
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(document.uri, new vscode.Position(0, 0), content);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'the untitled document takes its text');
+  assert.equal(document.getText(), content);
+  return document;
+}

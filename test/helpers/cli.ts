@@ -19,18 +19,23 @@ export interface SpawnCliOptions {
   readonly interruptAfterMs?: number;
   /** SIGKILL if the CLI is still running this long after the start (default 30 s). */
   readonly killAfterMs?: number;
+  /** Options for node itself, before the CLI (`--require hook.js`). */
+  readonly nodeArgs?: readonly string[];
+  /** Sees stdout as it arrives, with the milliseconds since the start. */
+  readonly onStdout?: (chunk: string, atMs: number) => void;
 }
 
-/**
- * Runs the CLI asynchronously, so the test's own servers keep answering while it runs. With
- * `interruptWhen`, the condition should watch the servers, not stdout: jsonl is written at the end.
- */
+/** Runs the CLI asynchronously, so the test's own servers keep answering while it runs. */
 export function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: options.env ?? { ...process.env, NO_COLOR: '1' } });
+    const started = performance.now();
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { env: options.env ?? { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      options.onStdout?.(chunk.toString(), performance.now() - started);
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     const timers: NodeJS.Timeout[] = [setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000)];
     if (options.interruptAfterMs !== undefined) timers.push(setTimeout(() => child.kill('SIGINT'), options.interruptAfterMs));

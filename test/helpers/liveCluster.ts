@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ApiServer, requireKubectl, startApiServer } from '../fixtures/apiserver';
-import { type CliResult, spawnCli } from './cli';
+import { type ApiServer, type ApiServerOptions, requireKubectl, startApiServer } from '../fixtures/apiserver';
+import { type CliResult, spawnCli, type SpawnCliOptions } from './cli';
 import { startHttpServer, type TestServer } from './httpServers';
 import { kubectlProcesses } from './kubectlProcesses';
 import { scratchDir } from './scratch';
@@ -27,14 +27,14 @@ export interface Cluster {
   /** Writes the manifest; returns its path. */
   manifest(yaml: string, name?: string): string;
   /** The CLI: `run ARGS --target cluster --format jsonl`; `during` is called every 50 ms while it runs. */
-  run(args: readonly string[], during?: () => void, env?: NodeJS.ProcessEnv): Promise<Run>;
+  run(args: readonly string[], during?: () => void, env?: NodeJS.ProcessEnv, options?: Omit<SpawnCliOptions, 'env'>): Promise<Run>;
 }
 
 /** A test API server of `version`, a kubeconfig for it; `servers` (the pods' apps) are closed at the end too. */
-export async function withCluster(version: string, body: (cluster: Cluster) => Promise<void>, servers: readonly TestServer[] = []): Promise<void> {
+export async function withCluster(version: string, body: (cluster: Cluster) => Promise<void>, servers: readonly TestServer[] = [], options: Omit<ApiServerOptions, 'version'> = {}): Promise<void> {
   try {
     requireKubectl();
-    const server = await startApiServer({ version });
+    const server = await startApiServer({ ...options, version });
     try {
       await body(clusterOf(server));
     } finally {
@@ -59,13 +59,13 @@ function clusterOf(server: ApiServer): Cluster {
       writeFileSync(file, yaml);
       return file;
     },
-    async run(args, during, runEnv = env) {
+    async run(args, during, runEnv = env, options = {}) {
       let kubectlSeen = 0;
       const poll = setInterval(() => {
         kubectlSeen = Math.max(kubectlSeen, kubectlProcesses(kubeconfig).length);
         during?.();
       }, 50);
-      const result = await spawnCli(['run', ...args, '--target', 'cluster', '--format', 'jsonl'], { env: runEnv });
+      const result = await spawnCli(['run', ...args, '--target', 'cluster', '--format', 'jsonl'], { ...options, env: runEnv });
       clearInterval(poll);
       const kubectlLeft = kubectlProcesses(kubeconfig);
       const lines = result.stdout.trim() ? result.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line) : [];
@@ -93,9 +93,9 @@ export const brief = (attempts: readonly Line[]) => JSON.stringify(attempts.map(
 /** stdout and stderr, for the assertion messages. */
 export const shown = (run: Run) => `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
 
-/** stderr without the line saying where the run connected (`probe-lens: context …, namespace …`). */
+/** stderr without the line saying where the run connected (`probe-lens: context …, Kubernetes …`). */
 export function errorLines(run: Run): string[] {
-  return run.stderr.split('\n').filter((line) => line !== '' && !/^probe-lens: context \S+, namespace \S+, Kubernetes v/.test(line));
+  return run.stderr.split('\n').filter((line) => line !== '' && !/^probe-lens: context \S+, Kubernetes v/.test(line));
 }
 
 /** After the first probe and the one the kubelet triggers while not Ready, one attempt per period (`periodSeconds: 1`). */

@@ -1,7 +1,7 @@
 import type { Clock } from '../engine/clock';
 import type { Disposable } from '../engine/disposable';
 import type { EventSink } from '../engine/events';
-import type { KubeApi } from '../k8s/kubeApi';
+import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
 import { watchList } from '../k8s/watch';
 import type { ClusterPod } from './clusterPod';
 
@@ -17,6 +17,8 @@ export interface PodEventsOptions {
   readonly emit: EventSink;
   /** Events seen this long before the session began are shown too (at t = 0). */
   readonly recentMs?: number;
+  /** The user may not watch events there (403): the watch goes on trying, quietly. */
+  readonly onForbidden?: (failure: ApiFailure) => void;
 }
 
 const RECENT_MS = 10 * 60_000;
@@ -77,7 +79,10 @@ export function watchPodEvents(options: PodEventsOptions): Disposable {
     onChange: (type, object) => {
       if (type !== 'DELETED') see(object, false);
     },
-    // Events are context, not the probes: a failing watch of them is retried quietly.
-    onFailure: () => undefined,
+    // Events are context, not the probes: a failing watch of them is retried quietly, but a
+    // refusal is said (once, by the caller): their absence must not pass for a quiet kubelet.
+    onFailure: (failure) => {
+      if (failure.status === 403) options.onForbidden?.(failure);
+    },
   });
 }

@@ -30,6 +30,10 @@ export interface ClusterPod {
   readonly containers: readonly ClusterContainerStatus[];
   /** Every container the spec names (statuses may lag behind a new pod). */
   readonly containerNames: readonly string[];
+  /** The node it runs on (`spec.nodeName`), once scheduled. */
+  readonly nodeName: string | undefined;
+  /** `spec.runtimeClassName`: a runtime other than the node's default (Kata, gVisor …) when set. */
+  readonly runtimeClassName: string | undefined;
 }
 
 interface ApiContainerState {
@@ -50,7 +54,7 @@ interface ApiContainerStatus {
 interface ApiPod {
   kind?: string;
   metadata?: { name?: string; namespace?: string; uid?: string; deletionTimestamp?: string; labels?: Record<string, string> };
-  spec?: { containers?: { name?: string }[]; initContainers?: { name?: string }[] };
+  spec?: { containers?: { name?: string }[]; initContainers?: { name?: string }[]; nodeName?: string; runtimeClassName?: string };
   status?: {
     phase?: string;
     podIP?: string;
@@ -81,7 +85,18 @@ export function readClusterPod(item: unknown): ClusterPod | undefined {
     labels: pod?.metadata?.labels ?? {},
     containers: [...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? [])].flatMap(readContainerStatus),
     containerNames: [...names(pod?.spec?.containers), ...names(pod?.spec?.initContainers)],
+    nodeName: pod?.spec?.nodeName || undefined,
+    runtimeClassName: pod?.spec?.runtimeClassName || undefined,
   };
+}
+
+/** The container runtime a pod's containers run in, as their IDs name it (`containerd://…` → `containerd`). */
+export function runtimeOfPod(pod: ClusterPod): string | undefined {
+  for (const container of pod.containers) {
+    const scheme = /^([a-z0-9.-]+):\/\//.exec(container.containerId)?.[1];
+    if (scheme) return scheme;
+  }
+  return undefined;
 }
 
 function readContainerStatus(status: ApiContainerStatus): ClusterContainerStatus[] {

@@ -3,7 +3,7 @@ import type { Disposable } from '../engine/disposable';
 import { KubeApi } from '../k8s/kubeApi';
 import type { KubectlConfig } from '../k8s/kubectl';
 import { classifyKubectlError, type KubectlError } from '../k8s/kubectlErrors';
-import { KubectlProxy, type ProxyState } from '../k8s/kubectlProxy';
+import { KubectlProxy, type ProxyFailure, type ProxyState } from '../k8s/kubectlProxy';
 import { type ClusterVersion, clusterVersion, type ContextsResult, type KubeContexts, readContexts } from '../k8s/kubeContexts';
 
 /** What kubectl says with no kubeconfig or no current context: the classifier knows it. */
@@ -19,7 +19,8 @@ export interface ConnectOptions {
   readonly clock: Clock;
   /** The kubeconfig's contexts, when the caller read them already (to offer a choice): not read again. */
   readonly kubeconfig?: KubeContexts;
-  readonly onProxyState?: (state: ProxyState) => void;
+  /** Each change of the proxy's state, `down` with why. */
+  readonly onProxyState?: (state: ProxyState, failure?: ProxyFailure) => void;
 }
 
 /** A cluster reached through one `kubectl proxy`: the API, and where it is. */

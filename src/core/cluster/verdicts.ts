@@ -1,6 +1,8 @@
 import type { Clock } from '../engine/clock';
 import type { Disposable } from '../engine/disposable';
 import type { EngineEvent, EventSink } from '../engine/events';
+import { type Explanation, explainDisagreement } from './disagreementCause';
+import { type RuntimeFacts, UNKNOWN_RUNTIME } from './nodeRuntime';
 
 /**
  * How long ours and the kubelet's readiness may differ before it is said: the two probe on their
@@ -12,25 +14,28 @@ const DISAGREEMENT_AFTER_MS = 20_000;
 interface Verdicts {
   ours: boolean | undefined;
   kubelet: boolean | undefined;
-  /** Our last readiness attempt's failure output. */
+  /** Our last readiness attempt's failure output, when it was an answer. */
   ourFailure: string | undefined;
+  /** Our last readiness attempt's error, while no answer came after it; and when (clock ms) an attempt last got an answer. */
+  ourError: string | undefined;
+  answeredAt: number | undefined;
   /** The cluster's last `Readiness probe failed: …` for the container. */
   kubeletFailure: string | undefined;
+  /** The runtime's own words the last time it refused our port-forward of the container. */
+  runtimeRefusal: string | undefined;
   differsSince: number | undefined;
   timer: Disposable | undefined;
   said: 'open' | undefined;
 }
 
-export interface Explanation {
-  readonly cause: 'loopback-only' | 'pod-ip-only' | 'host-or-source' | 'kubelet-timeout' | 'unexplained';
-  readonly message: string;
-}
+export type { Explanation } from './disagreementCause';
 
 /**
  * Compares, per container, the readiness our probes conclude (through port-forward) with the
  * readiness the cluster's kubelet reports, and says when they have disagreed for a while, with
  * the likeliest reason (a `disagreement` line), and when they agree again. It reads the event
- * stream (`see`) and writes to `emit`.
+ * stream (`see`), what the pod runs on (`runtimeOf`) and the runtime's refusals of our
+ * port-forwards (`seeRuntimeRefusal`), and writes to `emit`.
  */
 export class VerdictComparer implements Disposable {
   private readonly containers = new Map<string, Verdicts>();
@@ -40,6 +45,8 @@ export class VerdictComparer implements Disposable {
     private readonly epoch: number,
     private readonly emit: EventSink,
     private readonly afterMs = DISAGREEMENT_AFTER_MS,
+    /** The runtime facts of a pod (by the engine's name for it), as known when a disagreement is said. */
+    private readonly runtimeOf: (pod: string) => RuntimeFacts = () => UNKNOWN_RUNTIME,
   ) {}
 
   see(event: EngineEvent): void {
@@ -50,7 +57,7 @@ export class VerdictComparer implements Disposable {
         if (event.container !== undefined) this.update(event.pod, event.container, (v) => (v.kubelet = event.ready));
         return;
       case 'attempt':
-        if (event.probe === 'readiness') this.update(event.pod, event.container, (v) => (v.ourFailure = event.outcome === 'failure' ? event.output : undefined));
+        if (event.probe === 'readiness') this.update(event.pod, event.container, (v) => this.sawAttempt(v, event));
         return;
       case 'clusterEvent':
         if (event.container !== undefined && event.reason === 'Unhealthy' && event.message.startsWith('Readiness probe failed:')) this.update(event.pod, event.container, (v) => (v.kubeletFailure = event.message));
@@ -60,15 +67,38 @@ export class VerdictComparer implements Disposable {
     }
   }
 
+  /** What the runtime said when it refused our port-forward to a container's port (its error channel). */
+  seeRuntimeRefusal(pod: string, container: string, text: string): void {
+    this.verdicts(pod, container).runtimeRefusal = text;
+  }
+
   dispose(): void {
     for (const verdicts of this.containers.values()) verdicts.timer?.dispose();
     this.containers.clear();
   }
 
-  private update(pod: string, container: string, change: (verdicts: Verdicts) => void): void {
+  private sawAttempt(v: Verdicts, attempt: Extract<EngineEvent, { type: 'attempt' }>): void {
+    if (attempt.error !== undefined) {
+      v.ourError = attempt.error;
+      return;
+    }
+    v.answeredAt = this.clock.now();
+    v.ourError = undefined;
+    v.ourFailure = attempt.outcome === 'failure' ? attempt.output : undefined;
+  }
+
+  private verdicts(pod: string, container: string): Verdicts {
     const key = `${pod}\u0000${container}`;
     let verdicts = this.containers.get(key);
-    if (!verdicts) this.containers.set(key, (verdicts = { ours: undefined, kubelet: undefined, ourFailure: undefined, kubeletFailure: undefined, differsSince: undefined, timer: undefined, said: undefined }));
+    if (!verdicts) {
+      verdicts = { ours: undefined, kubelet: undefined, ourFailure: undefined, ourError: undefined, answeredAt: undefined, kubeletFailure: undefined, runtimeRefusal: undefined, differsSince: undefined, timer: undefined, said: undefined };
+      this.containers.set(key, verdicts);
+    }
+    return verdicts;
+  }
+
+  private update(pod: string, container: string, change: (verdicts: Verdicts) => void): void {
+    const verdicts = this.verdicts(pod, container);
     change(verdicts);
     this.decide(pod, container, verdicts);
   }
@@ -87,12 +117,28 @@ export class VerdictComparer implements Disposable {
       return;
     }
     if (v.differsSince !== undefined) return;
-    v.differsSince = this.clock.now();
+    const since = (v.differsSince = this.clock.now());
     v.timer = this.clock.schedule(this.afterMs, () => {
       v.timer = undefined;
       if (v.said === 'open' || v.ours === v.kubelet) return;
       v.said = 'open';
-      this.say(pod, container, v, 'open', explain(container, v.ours === true, v.ourFailure, v.kubeletFailure));
+      // The last attempt errored and none has got an answer since the two began to differ: ours could not run.
+      const unanswered = v.ourError !== undefined && (v.answeredAt === undefined || v.answeredAt < since);
+      this.say(
+        pod,
+        container,
+        v,
+        'open',
+        explainDisagreement({
+          container,
+          oursReady: v.ours === true,
+          ourFailure: v.ourFailure,
+          ourErrorOnly: unanswered ? v.ourError : undefined,
+          kubeletFailure: v.kubeletFailure,
+          runtime: this.runtimeOf(pod),
+          runtimeRefusal: v.runtimeRefusal,
+        }),
+      );
     });
   }
 
@@ -101,34 +147,3 @@ export class VerdictComparer implements Disposable {
   }
 }
 
-/**
- * The likeliest reason the two verdicts differ, from what each side last said. Port-forward
- * connects to `localhost:PORT` inside the pod's network namespace; the kubelet dials the pod IP.
- */
-export function explain(container: string, oursReady: boolean, ourFailure: string | undefined, kubeletFailure: string | undefined): Explanation {
-  if (oursReady) {
-    if (kubeletFailure && /connection refused/.test(kubeletFailure)) {
-      return {
-        cause: 'loopback-only',
-        message: `the kubelet says ${container} is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which reaches the pod's loopback: the app likely listens on 127.0.0.1 only. Make it listen on 0.0.0.0 (or the pod IP).`,
-      };
-    }
-    if (kubeletFailure && /(deadline exceeded|timeout|timed out)/i.test(kubeletFailure)) {
-      return { cause: 'kubelet-timeout', message: `the kubelet's readiness probe of ${container} times out while ours pass: the node, or the app under the kubelet's load, answers slower than timeoutSeconds. ${kubeletFailure}` };
-    }
-    return { cause: 'unexplained', message: `the kubelet says ${container} is not Ready while our probes pass${kubeletFailure ? `; its last word: ${kubeletFailure}` : ' (it reported no failure event)'}` };
-  }
-  if (ourFailure && /connection refused/.test(ourFailure)) {
-    return {
-      cause: 'pod-ip-only',
-      message: `our probes of ${container} are refused on the pod's loopback (port-forward) while the kubelet, dialling the pod IP, finds it Ready: the app likely listens on the pod IP only, not on 127.0.0.1.`,
-    };
-  }
-  if (ourFailure && /statuscode/.test(ourFailure)) {
-    return {
-      cause: 'host-or-source',
-      message: `${container} answers the kubelet but fails ours (${ourFailure}): the app may decide on the source address (ours come from inside the pod) or on a header. Check what it allows.`,
-    };
-  }
-  return { cause: 'unexplained', message: `the kubelet says ${container} is Ready while our probes fail${ourFailure ? `: ${ourFailure}` : ''}` };
-}

@@ -57,6 +57,9 @@ export interface ObservedPodOptions {
 
 const PREDICTION_SLACK_MS = 10_000;
 
+/** The reason a container of a pod the cluster no longer has is shown terminated with (ours: the API has none for it). */
+export const POD_GONE_REASON = 'PodDeleted';
+
 interface Prediction {
   readonly probe: 'liveness' | 'startup';
   readonly containerId: string;
@@ -128,6 +131,25 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
     }
     this.reportKubelet('', String(pod.ready), { ready: pod.ready });
     this.sync();
+  }
+
+  /**
+   * The pod is gone from the cluster (deleted, or no longer selected) and nothing took its place:
+   * its containers end here, and with them started and ready. Predictions still open get no
+   * verdict: a deletion says nothing of the cluster's kubelet's probes.
+   */
+  podGone(): void {
+    if (this.disposed) return;
+    for (const prediction of this.predictions.values()) prediction.deadline.dispose();
+    this.predictions.clear();
+    for (const record of this.records) {
+      if (record.containerId === undefined || record.state === 'terminated') continue;
+      record.state = 'terminated';
+      record.reason = POD_GONE_REASON;
+      record.message = undefined;
+      this.emit(containerLine(this.t, this.identity.name, record));
+    }
+    this.updateStatuses();
   }
 
   /** Replaces one probe's worker (an edited probe); the others keep their state. */

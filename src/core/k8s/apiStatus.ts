@@ -17,6 +17,8 @@ export interface ApiFailure {
   readonly error: KubectlError;
   /** The server's or the proxy's own words (a Status message, a text body's last line), for the log. */
   readonly detail: string;
+  /** Nothing answered on Probe Lens's own kubectl proxy socket: the proxy's state says why (it is restarted). */
+  readonly proxyDown?: true;
 }
 
 /** The fields of a `metav1.Status` that say what happened. */
@@ -81,6 +83,10 @@ export function httpFailure(status: number, body: string, path: string): ApiFail
 
 /** A Status the rules above do not single out, by its HTTP code; its message says the rest. */
 function byCode(status: number, apiStatus: ApiStatus | undefined, said: string): KubectlError {
+  // The API server proxies exec, port-forward and logs to the pod's kubelet (port 10250), and could not reach it.
+  if (/^error dialing backend: /.test(said)) {
+    return { kind: 'unreachable', sentence: `the API server could not reach the kubelet of the pod's node (${clip(said, 160)}): its port 10250 is filtered from the control plane or the node is down; kubectl exec, port-forward and logs fail the same way.`, detail: said };
+  }
   const reason = apiStatus?.reason || `HTTP ${status}`;
   const words = said ? `${reason}: ${clip(said, 160)}` : reason;
   if (status === 408 || status === 504) return { kind: 'timeout', sentence: `the cluster did not answer in time (${words}): check your network or VPN, and that the cluster is running.`, detail: said };
@@ -110,7 +116,7 @@ export function proxyUnreachable(cause: unknown): ApiFailure {
   const code = (cause as NodeJS.ErrnoException | null)?.code;
   const message = cause instanceof Error ? cause.message : String(cause);
   const detail = clip(code && !message.includes(code) ? `${code}: ${message}` : message, MAX_DETAIL_CHARS);
-  return { error: { kind: 'unreachable', sentence: `Probe Lens's kubectl proxy did not answer (${clip(detail, 120)}): it restarts on its own; if it keeps failing, see the Probe Lens log.`, detail }, detail };
+  return { error: { kind: 'unreachable', sentence: `Probe Lens's kubectl proxy did not answer (${clip(detail, 120)}): it restarts on its own; if it keeps failing, see the Probe Lens log.`, detail }, detail, proxyDown: true };
 }
 
 /** No answer within the request's deadline. */

@@ -61,11 +61,21 @@ export class KubeApi implements Disposable {
   }
 
   /** GET `path` (`/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb`) as JSON. */
-  async getJson<T>(path: string, options: GetOptions): Promise<ApiResult<T>> {
+  getJson<T>(path: string, options: GetOptions): Promise<ApiResult<T>> {
+    return this.requestJson<T>('GET', path, undefined, options);
+  }
+
+  /** POST `body` as JSON to `path` (a `SelfSubjectAccessReview`, which asks and changes nothing); the answer as JSON. */
+  postJson<T>(path: string, body: unknown, options: GetOptions): Promise<ApiResult<T>> {
+    return this.requestJson<T>('POST', path, JSON.stringify(body), options);
+  }
+
+  private async requestJson<T>(method: 'GET' | 'POST', path: string, payload: string | undefined, options: GetOptions): Promise<ApiResult<T>> {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     const deadline = this.deadline(path, options.timeoutMs, options.signal);
     try {
-      const response = await this.agent.request({ origin: ORIGIN, path, method: 'GET', headers: { accept: 'application/json' }, signal: deadline.signal });
+      const headers = payload === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' };
+      const response = await this.agent.request({ origin: ORIGIN, path, method, headers, ...(payload !== undefined ? { body: payload } : {}), signal: deadline.signal });
       if (response.statusCode < 200 || response.statusCode > 299) return { ok: false, failure: httpFailure(response.statusCode, await readText(response.body, MAX_ERROR_BODY), path) };
       const body = await readAtMost(response.body, maxBytes);
       if (body === undefined) return { ok: false, failure: answerTooLarge(path, maxBytes) };

@@ -282,10 +282,13 @@ function at(server: string | undefined): string {
   return server ? ` at ${server}` : '';
 }
 
-/** RBAC's verb and resource as a person says it: `create pods/portforward` is port-forwarding. */
+/**
+ * RBAC's verb and resource as a person says it, the verb kept: a WebSocket stream needs `get`,
+ * kubectl's SPDY `create`, so "may not port-forward" would be untrue of a user who may do one.
+ */
 function action(verb: string, resource: string): string {
-  if (resource === 'pods/portforward') return 'port-forward to pods';
-  if (resource === 'pods/exec') return 'run commands in pods (kubectl exec)';
+  if (resource === 'pods/portforward') return `${verb} pods/portforward (port-forward to pods)`;
+  if (resource === 'pods/exec') return `${verb} pods/exec (run commands in pods)`;
   return `${verb} ${resource}`;
 }
 

@@ -7,6 +7,7 @@ import type { Disposable } from '../engine/disposable';
 import { killGroup } from '../probers/boundedProcess';
 import { type KubectlConfig, kubectlNotStarted, MAX_LOGGED_STDERR, spawnKubectl } from './kubectl';
 import { classifyKubectlError, type KubectlError, lastMeaningfulLine } from './kubectlErrors';
+import { PROXY_DIR_PREFIX, reapOrphanedProxies, writeOwnership } from './orphanProxies';
 
 /**
  * One `kubectl proxy` per session, on a Unix socket in a directory only this user can enter:
@@ -88,8 +89,9 @@ export class KubectlProxy implements Disposable {
   private readonly ready: Promise<ProxyReady>;
   private settleReady: (ready: ProxyReady) => void = () => undefined;
 
-  /** Starts kubectl proxy; `whenReady()` says whether the first start served. */
+  /** Starts kubectl proxy (first ending those a host that died left behind); `whenReady()` says whether the first start served. */
   static start(options: KubectlProxyOptions): KubectlProxy {
+    reapOrphanedProxies();
     const proxy = new KubectlProxy(options);
     proxy.spawn();
     return proxy;
@@ -100,7 +102,7 @@ export class KubectlProxy implements Disposable {
       this.settleReady = resolve;
     });
     // mkdtemp makes it 0700 already; the chmod says so where a umask or platform might not.
-    this.dir = mkdtempSync(join(tmpdir(), 'probe-lens-'));
+    this.dir = mkdtempSync(join(tmpdir(), PROXY_DIR_PREFIX));
     chmodSync(this.dir, 0o700);
     this.socketPath = join(this.dir, 'api.sock');
   }
@@ -168,6 +170,8 @@ export class KubectlProxy implements Disposable {
     }
     this.child = child;
     track(child);
+    // Whose it is, for the next host to find if this one dies without stopping it.
+    if (child.pid !== undefined) writeOwnership(this.dir, child.pid, this.socketPath);
     let serving = false;
     lines(child.stdout, (line) => {
       if (!serving && this.child === child && SERVING.test(line)) {

@@ -19,6 +19,8 @@ export interface SessionSnapshot {
   readonly pods: ReadonlyMap<string, PodSnapshot>;
   /** Wall-clock time (epoch ms) the session stopped; `undefined` while it runs. */
   readonly endedAt: number | undefined;
+  /** Why it stopped, when it stopped on its own because it could not go on (the cluster refused what its probes need). */
+  readonly stoppedBecause: string | undefined;
 }
 
 /** A simulation's virtual clock (played, paused, at a speed) or the wall clock. */
@@ -119,8 +121,8 @@ export interface ProbeSnapshot extends ProbeSummary {
   readonly last: AttemptRecord | undefined;
   /** The newest attempts of the current instance (newest last), with their times: what a hover lists. */
   readonly recentAttempts: readonly AttemptRecord[];
-  /** Every instance's attempts since the probe was started (or last edited). */
-  readonly total: { readonly attempts: number; readonly successes: number };
+  /** Every instance's attempts since the probe was started (or last edited); `answered`: those that were not prober errors. */
+  readonly total: { readonly attempts: number; readonly successes: number; readonly answered: number };
   /** The newest attempt of any instance: what failed last, even across a restart. */
   readonly newest: AttemptRecord | undefined;
   /** From the probe's worker, once it started. */

@@ -19,6 +19,8 @@ export interface SnapshotMoment {
   readonly clock: SessionClock;
   /** Wall-clock time (epoch ms) the session stopped, once it has. */
   readonly endedAt?: number;
+  /** Why, when it stopped on its own. */
+  readonly stoppedBecause?: string;
 }
 
 class ProbeFold {
@@ -30,6 +32,8 @@ class ProbeFold {
   recentAttempts: AttemptRecord[] = [];
   totalAttempts = 0;
   totalSuccesses = 0;
+  /** Attempts that got an answer from the app (not a prober error, P5). */
+  totalAnswered = 0;
   newest: AttemptRecord | undefined;
   failureThreshold: number | undefined;
   frozen: ProbeSnapshot | undefined;
@@ -61,7 +65,7 @@ class ProbeFold {
       result: this.result,
       last,
       recentAttempts: Object.freeze([...this.recentAttempts]),
-      total: Object.freeze({ attempts: this.totalAttempts, successes: this.totalSuccesses }),
+      total: Object.freeze({ attempts: this.totalAttempts, successes: this.totalSuccesses, answered: this.totalAnswered }),
       newest: this.newest,
       failureThreshold: this.failureThreshold,
     }));
@@ -170,7 +174,7 @@ export class SessionState {
   private changed = false;
 
   constructor(readonly kills: KillMode) {
-    this.latest = Object.freeze({ version: 0, t: 0, clock: WALL, kills, pods: new Map(), endedAt: undefined });
+    this.latest = Object.freeze({ version: 0, t: 0, clock: WALL, kills, pods: new Map(), endedAt: undefined, stoppedBecause: undefined });
   }
 
   apply(event: EngineEvent): void {
@@ -250,10 +254,10 @@ export class SessionState {
    */
   snapshot(moment: SnapshotMoment): SessionSnapshot {
     const last = this.latest;
-    if (!this.changed && last.t === moment.t && last.endedAt === moment.endedAt && sameClock(last.clock, moment.clock)) return last;
+    if (!this.changed && last.t === moment.t && last.endedAt === moment.endedAt && last.stoppedBecause === moment.stoppedBecause && sameClock(last.clock, moment.clock)) return last;
     const pods = this.changed ? new Map([...this.pods].map(([name, pod]) => [name, pod.freeze()])) : last.pods;
     this.changed = false;
-    this.latest = Object.freeze({ version: last.version + 1, t: moment.t, clock: moment.clock, kills: this.kills, pods, endedAt: moment.endedAt });
+    this.latest = Object.freeze({ version: last.version + 1, t: moment.t, clock: moment.clock, kills: this.kills, pods, endedAt: moment.endedAt, stoppedBecause: moment.stoppedBecause });
     return this.latest;
   }
 
@@ -282,6 +286,7 @@ export class SessionState {
     const { pod, container } = this.container(event.pod, event.container);
     const probe = this.probeOf(container, event.probe);
     probe.totalAttempts++;
+    if (event.error === undefined) probe.totalAnswered++;
     const counted = event.error === undefined && (event.outcome === 'success' || event.outcome === 'warning');
     if (counted) probe.totalSuccesses++;
     probe.newest = event;

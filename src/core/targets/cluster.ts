@@ -1,4 +1,5 @@
 import type { ClusterPod } from '../cluster/clusterPod';
+import type { StreamRefusal } from '../cluster/streamAccess';
 import type { Clock } from '../engine/clock';
 import type { AttemptRequest, ProbeTarget } from '../engine/target';
 import { expandCommand } from '../k8s/expand';
@@ -19,6 +20,10 @@ export interface ClusterTargetOptions {
   /** The cluster's minor version: `User-Agent: kube-probe/1.N` (H3, G1). */
   readonly minorVersion: number;
   readonly clock: Clock;
+  /** The cluster refused a stream of `request`'s attempt with 403 (RBAC): every attempt of it would meet the same. */
+  readonly onForbidden?: (refusal: StreamRefusal, request: AttemptRequest) => void;
+  /** What the node's runtime wrote on the error channel when it refused a probe's port-forward. */
+  readonly onRuntimeRefusal?: (request: AttemptRequest, text: string) => void;
 }
 
 /** The prober error of an exec probe the user did not allow. */
@@ -73,11 +78,12 @@ export class ClusterTarget implements ProbeTarget {
       case 'refused':
         return done(probe.outcome);
       case 'exec':
-        return this.exec(pod, request.container.name, probe.command, timeoutMs, done);
+        return this.exec(request, pod, probe.command, timeoutMs, done);
       case 'network': {
         const target = { namespace: pod.namespace, pod: pod.name, port: probe.handler.port };
-        if (probe.handler.type === 'tcpSocket') return this.tcp(target, podAddress(pod, probe.handler.port), timeoutMs, done);
-        return void this.forwarded(probe.handler, target, timeoutMs).then(done);
+        const heard = (verdict: ForwardVerdict) => this.heard(request, target, verdict);
+        if (probe.handler.type === 'tcpSocket') return this.tcp(target, podAddress(pod, probe.handler.port), timeoutMs, heard, done);
+        return void this.forwarded(probe.handler, target, timeoutMs, heard).then(done);
       }
     }
   }
@@ -89,6 +95,12 @@ export class ClusterTarget implements ProbeTarget {
     for (const attempt of this.inFlight) attempt.dispose();
     this.aborters.clear();
     this.inFlight.clear();
+  }
+
+  /** How an attempt's port-forward ended, told to whoever reads the cluster's refusals (RBAC) or the runtime's. */
+  private heard(request: AttemptRequest, target: PortForwardTarget, verdict: ForwardVerdict): void {
+    if (verdict.kind === 'remote-error') this.options.onRuntimeRefusal?.(request, verdict.text);
+    else if (verdict.kind === 'rejected' && verdict.failure.status === 403) this.options.onForbidden?.({ resource: 'pods/portforward', namespace: target.namespace, pod: target.pod, failure: verdict.failure }, request);
   }
 
   /** Everything about a probe that holds while the pod keeps its address. */
@@ -109,7 +121,7 @@ export class ClusterTarget implements ProbeTarget {
   }
 
   /** HTTP and gRPC: the real prober, dialling this attempt's own local end of the port-forward. */
-  private async forwarded(handler: Exclude<NetworkHandler, { type: 'tcpSocket' }>, target: PortForwardTarget, timeoutMs: number): Promise<ProbeOutcome> {
+  private async forwarded(handler: Exclude<NetworkHandler, { type: 'tcpSocket' }>, target: PortForwardTarget, timeoutMs: number, heard: (verdict: ForwardVerdict) => void): Promise<ProbeOutcome> {
     const attempt = await ForwardedAttempt.listen(this.options.api, target);
     if (!attempt) return proberError('could not listen on a loopback port for the port-forward');
     if (this.disposed) {
@@ -126,6 +138,7 @@ export class ClusterTarget implements ProbeTarget {
         handler.type === 'httpGet'
           ? await (await import('../probers/http')).probeHttp({ scheme: handler.scheme, host: handler.host, port: handler.port, path: handler.path, headers: handler.headers }, { ...options, userAgent: this.userAgent })
           : await (await import('../probers/grpc')).probeGrpc({ host: handler.host, port: handler.port, service: handler.service }, { ...options, userAgent: this.userAgent });
+      heard(attempt.outcome);
       return throughForward(outcome, attempt.outcome, handler, target, attempt.localPort);
     } finally {
       this.aborters.delete(aborter);
@@ -135,7 +148,7 @@ export class ClusterTarget implements ProbeTarget {
   }
 
   /** T1–T2 through a port-forward stream: the kubelet's dial, its refusal from the error channel. */
-  private tcp(target: PortForwardTarget, address: string, timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
+  private tcp(target: PortForwardTarget, address: string, timeoutMs: number, heard: (verdict: ForwardVerdict) => void, done: (outcome: ProbeOutcome) => void): void {
     const { clock } = this.options;
     const startedAt = clock.now();
     const timers: { dispose(): void }[] = [];
@@ -161,6 +174,7 @@ export class ClusterTarget implements ProbeTarget {
       onData: () => finish({ result: 'success', output: '' }),
       onClose: (end) => {
         const verdict = forwardVerdict(end);
+        if (!settled) heard(verdict);
         finish(verdict.kind === 'clean' ? { result: 'success', output: '' } : forwardFailure(verdict, target, address, (dial) => `dial tcp ${address}: ${dial}`));
       },
     });
@@ -168,11 +182,13 @@ export class ClusterTarget implements ProbeTarget {
   }
 
   /** E1–E4 through the exec stream: the command's exit code, its output (capped), the kubelet's timeout. */
-  private exec(pod: ClusterPod, container: string, command: readonly string[], timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
+  private exec(request: AttemptRequest, pod: ClusterPod, command: readonly string[], timeoutMs: number, done: (outcome: ProbeOutcome) => void): void {
+    const container = request.container.name;
     const aborter = new AbortController();
     this.aborters.add(aborter);
     void runExec(this.options.api, { namespace: pod.namespace, pod: pod.name, container, command: [...command], timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, signal: aborter.signal }).then((result) => {
       this.aborters.delete(aborter);
+      if (result.kind === 'failed' && result.failure.status === 403 && result.failure.error.kind === 'forbidden') this.options.onForbidden?.({ resource: 'pods/exec', namespace: pod.namespace, pod: pod.name, failure: result.failure }, request);
       done(execOutcome(result, command));
     });
   }

@@ -2,6 +2,7 @@ import * as net from 'node:net';
 import type { Disposable } from '../engine/disposable';
 import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
 import { bridge, openPortForward, type PortForwardEnd, type PortForwardTarget } from '../k8s/portForwardStream';
+import { replayingPortForward } from '../k8s/replayingPortForward';
 
 /** How the port-forward streams of one attempt went, worst first. */
 export type ForwardVerdict =
@@ -78,8 +79,10 @@ export class ForwardedAttempt implements Disposable {
     this.sockets.add(socket);
     socket.setNoDelay(true);
     socket.once('close', () => this.sockets.delete(socket));
+    // A stream cut before the pod answered is opened again (replayingPortForward says why).
+    const stream = replayingPortForward((events) => openPortForward(this.api, this.target, events), { clock: this.api.clock });
     // Recorded first, so the error channel's word is known before the bridge ends the prober's connection.
-    const stream = openPortForward(this.api, this.target, {
+    stream.listen({
       onClose: (end) => {
         this.record(end);
         this.streams.delete(stream);

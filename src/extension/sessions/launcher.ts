@@ -6,7 +6,7 @@ import type { AttemptRequest } from '../../core/engine/target';
 import { connectToCluster } from '../../core/cluster/connect';
 import type { KubeContexts } from '../../core/k8s/kubeContexts';
 import type { ClusterNotice } from '../../core/cluster/clusterProbing';
-import { noticeText } from '../../core/cluster/noticeText';
+import { namespacesText, noticeText, proxyStateTeller } from '../../core/cluster/noticeText';
 import { RealClock } from '../../core/engine/clock';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { ProbeOutcome } from '../../core/probers/types';
@@ -25,7 +25,7 @@ import { kubeletEventLogger } from './kubeletEventLog';
 import { clusterDetail, createClusterSession } from './clusterSession';
 import { forwardNotices } from './forwardNotices';
 import { checkLocalHost, createLocalSession, localTargetOptions, podsTitle } from './localSession';
-import { KUBECTL_NAMED_BY, kubectlRemedy, notify, type Remedy, stderrBlock } from './notices';
+import { KUBECTL_NAMED_BY, kubectlRemedy, notify, type Remedy, remedyActions, stderrBlock } from './notices';
 import { PortMapHint } from './portMapHint';
 import type { ProbingSession } from './probingSession';
 import { readScenario } from './scenarioFiles';
@@ -151,22 +151,33 @@ export class SessionLauncher {
       ...(request.kubeconfig ? { kubeconfig: request.kubeconfig } : {}),
       allowExec: true,
       clock: new RealClock(),
+      onProxyState: proxyStateTeller((text, down) => this.log[down ? 'warn' : 'info'](`[${name}] ${text}`)),
     });
     if (!connected.ok) return this.kubectlFailed(name, { error: connected.failure.error, command: `kubectl proxy${context ? ` --context ${context}` : ''}`, stderr: connected.failure.detail });
     const connection = connected.value;
-    this.log.info(`[${name}] cluster: context ${connection.context}, namespace ${connection.namespace}, Kubernetes ${connection.version.gitVersion}`);
+    const looked = namespacesText(pods, connection.namespace, settings.clusterNamespace !== undefined ? 'the probeLens.cluster.namespace setting' : "the context's");
+    this.log.info(`[${name}] cluster: context ${connection.context}, Kubernetes ${connection.version.gitVersion}; pods looked for in ${looked}`);
     // What the first listing found wrong: why nothing can be probed, if nothing can.
     const listing: { failure?: ClusterNotice & { kind: 'watch-failed' }; missing: string[] } = { missing: [] };
+    // The session is made below; a refusal that ends it may come while it is being made.
+    let made: ProbingSession | undefined;
+    let refusedFirst: string | undefined;
     const { session, gate, probing } = createClusterSession(
       { id: this.sessions.nextId('cluster'), uri: request.uri, pods: request.pods, detail: clusterDetail(connection), onKubeletEvent: kubeletEventLogger(this.log), timelineCapacity: settings.timelineMaxEvents },
       connection,
       { minorVersion: settings.minorVersionSet ? settings.minorVersion : undefined, allPods: settings.clusterAllPods },
       (notice) => {
-        this.log[notice.kind === 'watch-failed' || notice.kind === 'no-pod' ? 'warn' : 'info'](`[${name}] ${noticeText(notice)}`);
+        this.log[NOTICE_LEVEL[notice.kind]](`[${name}] ${noticeText(notice)}`);
         if (notice.kind === 'watch-failed') listing.failure ??= notice;
         if (notice.kind === 'no-pod') listing.missing.push(notice.why);
+        if (notice.kind === 'events-forbidden') void notify('warning', notice.sentence, remedyActions({ output: true }, this.log));
+        if (notice.kind !== 'forbidden') return;
+        if (made) this.failed(made, notice.sentence);
+        else refusedFirst ??= notice.sentence;
       },
     );
+    made = session;
+    if (refusedFirst !== undefined) this.failed(session, refusedFirst);
     session.own(forwardNotices(session, name, this.log));
     // Connecting took a while: the exec question is about the manifest as it is now.
     const all = this.allPods(this.models.get(document));
@@ -253,6 +264,13 @@ export class SessionLauncher {
     return { ok: true, value: { outcome, durationMs, tries, message, exec, ...(refused ? { refused } : {}) } };
   }
 
+  /** A session that cannot go on stops, and says why: an error, with the way to the log. */
+  private failed(session: ProbingSession, reason: string): void {
+    if (session.isStopped) return;
+    session.fail(reason);
+    void notify('error', reason, remedyActions({ output: true }, this.log));
+  }
+
   /** kubectl's whole complaint goes to the log; the user gets its meaning in a sentence, and a way to the log. */
   private kubectlFailed(name: string, failure: KubectlFailure): { ok: false; reason: string; remedy: Remedy } {
     const { error, command, stderr } = failure;
@@ -329,6 +347,16 @@ export class SessionLauncher {
     return desiredPodsOf(snapshot.documents);
   }
 }
+
+/** How loud each cluster notice is in the log. */
+const NOTICE_LEVEL: Readonly<Record<ClusterNotice['kind'], 'info' | 'warn' | 'error'>> = {
+  bound: 'info',
+  'watch-recovered': 'info',
+  'no-pod': 'warn',
+  'watch-failed': 'warn',
+  'events-forbidden': 'warn',
+  forbidden: 'error',
+};
 
 /** Trust, then the settings that say where local probes may go (the pod IP stands for `probeLens.local.host`). */
 function localPreflight(uri: vscode.Uri, trusted: boolean): Outcome<ProbeLensSettings> {

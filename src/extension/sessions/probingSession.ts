@@ -123,6 +123,7 @@ export class ProbingSession implements vscode.Disposable {
   /** Pod name → where it sits in `current`; built on first use after each sync (views ask per pod, several times a second). */
   private placements: Map<string, PlacedPodSpec | undefined> | undefined;
   private stopped = false;
+  private stoppedBecause: string | undefined;
 
   /** A new snapshot is published (`state`): at most every `SNAPSHOT_INTERVAL_MS`, and at once after a control. */
   readonly onDidChange = this.changes.event;
@@ -290,6 +291,21 @@ export class ProbingSession implements vscode.Disposable {
     else this.owned.push(disposable);
   }
 
+  /**
+   * Stops the session because it cannot go on (the cluster refuses a stream its probes need):
+   * as `dispose`, with the reason kept in its last snapshot for every view to say.
+   */
+  fail(reason: string): void {
+    if (this.stopped) return;
+    this.stoppedBecause = reason;
+    this.dispose();
+  }
+
+  /** Why the session stopped on its own (`fail`); `undefined` while it runs and after a stop asked for. */
+  get failure(): string | undefined {
+    return this.stoppedBecause;
+  }
+
   dispose(): void {
     if (this.stopped) return;
     const endedSeconds = this.elapsedSeconds;
@@ -303,7 +319,7 @@ export class ProbingSession implements vscode.Disposable {
     this.throttle.dispose();
     // The last state stays to be reviewed: frozen at the moment it stopped (the registry says so).
     this.endedSeconds = endedSeconds;
-    this.published = this.live.snapshot({ ...this.moment(), endedAt: Date.now() });
+    this.published = this.live.snapshot({ ...this.moment(), endedAt: Date.now(), ...(this.stoppedBecause !== undefined ? { stoppedBecause: this.stoppedBecause } : {}) });
     this.recordListeners = [];
     this.stops.fire();
     this.stops.dispose();

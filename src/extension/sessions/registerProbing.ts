@@ -11,6 +11,7 @@ import type { ProbeTreeNode } from '../tree/nodes';
 import { revealOnSelection } from '../tree/revealOnSelection';
 import { trackContextKeys } from './contextKeys';
 import { SessionLauncher } from './launcher';
+import { sweepOrphanedProxies } from './orphanSweep';
 import { Sessions } from './sessions';
 
 /** What extension-host tests look into: the registry, the tree, the live diagnostics and the consent store. */
@@ -42,6 +43,7 @@ export function registerProbing(context: vscode.ExtensionContext, models: Manife
     registerProbingCommands({ launcher, sessions, consent: execConsent, log, timelines }),
     registerSimulationCommands(sessions),
     vscode.commands.registerCommand('probeLens.clearEndedSession', () => sessions.clearEnded()),
+    sweepOrphanedProxies(log),
     revealOnSelection(treeView, tree, sessions),
     trackContextKeys(sessions),
     treeView,

@@ -115,7 +115,7 @@ export class SessionTimeline implements TimelineContent {
       events: store.events(),
       dropped: store.dropped(),
       now: this.now(),
-      ...(this.endedAt !== undefined ? { ended: SESSION_ENDED_REASON } : {}),
+      ...(this.endedAt !== undefined ? { ended: this.endedReason() } : {}),
     };
   }
 
@@ -191,8 +191,13 @@ export class SessionTimeline implements TimelineContent {
     this.batcher?.flush();
     this.endedAt = this.session.elapsedSeconds;
     this.stopFeed();
-    this.sink?.({ type: 'ended', now: this.endedAt, reason: SESSION_ENDED_REASON });
+    this.sink?.({ type: 'ended', now: this.endedAt, reason: this.endedReason() });
     this.persist();
+  }
+
+  /** `probing stopped`, or why the session stopped on its own. */
+  private endedReason(): string {
+    return this.session.failure ?? SESSION_ENDED_REASON;
   }
 
   private stopFeed(): void {

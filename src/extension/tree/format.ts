@@ -79,14 +79,17 @@ export function presentSession(facts: SessionFacts): Presentation {
   const clock = !virtual || ended ? [] : virtual.paused ? [`paused ${virtualTime(state.t)}`] : [`${virtual.speed}×`];
   // In a cluster, where: the context and namespace, as the status bar says them.
   const where = facts.kind === 'cluster' && facts.detail ? [facts.detail] : [];
-  const parts = ended ? [`ended ${facts.endedAt}`, headline.text, ...clock, ...where] : [headline.text, ...clock, ...where];
-  const icon = ended ? ENDED : virtual?.paused ? PAUSED : (SEVERITY_ICONS[headline.severity] ?? SESSION_ICONS[facts.kind]);
+  // A session that stopped on its own says why first: that is what its user must act on.
+  const stopped = ended && state.stoppedBecause !== undefined ? [`stopped ${facts.endedAt}: ${firstClause(state.stoppedBecause)}`] : undefined;
+  const parts = stopped ? [...stopped, ...where] : ended ? [`ended ${facts.endedAt}`, headline.text, ...clock, ...where] : [headline.text, ...clock, ...where];
+  const icon = stopped ? FAILED : ended ? ENDED : virtual?.paused ? PAUSED : (SEVERITY_ICONS[headline.severity] ?? SESSION_ICONS[facts.kind]);
   const when = !virtual ? '' : ended ? `ended at virtual time ${virtualTime(state.t)}` : virtual.paused ? `paused at virtual time ${virtualTime(state.t)}` : `playing at ${virtual.speed}× (the virtual time ticks in the status bar)`;
   const markdown = [
     `**${escapeMarkdown(facts.label)}** — ${SESSION_TITLES[facts.kind]}${facts.detail ? ` · ${escapeMarkdown(facts.detail)}` : ''}`,
     '',
     `**${escapeMarkdown(headline.text)}**`,
     '',
+    ...(state.stoppedBecause !== undefined ? [`Stopped: ${escapeMarkdown(state.stoppedBecause)}`, ''] : []),
     [`started ${facts.startedAt}`, ...(ended ? [`ended ${facts.endedAt}`] : []), ...(when ? [when] : [])].join(' · '),
     '',
     ...podLines(state),
@@ -94,6 +97,11 @@ export function presentSession(facts: SessionFacts): Presentation {
     KILLS[state.kills],
   ].join('\n');
   return { label: facts.label, description: parts.join(' · '), icon, tooltip: { markdown } };
+}
+
+/** `the cluster refused a port-forward to pod api-0` of the sentence that says the rest after a comma or colon. */
+function firstClause(sentence: string): string {
+  return sentence.split(/[:,;]/)[0]?.trim() ?? sentence;
 }
 
 /** Each pod and container, its condition in words, for the session's tooltip. */

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readClusterPod, choosePod, observedPodOf } from '../../../src/core/cluster/clusterPod';
 import { podListPath } from '../../../src/core/cluster/podFollower';
-import { explain, VerdictComparer } from '../../../src/core/cluster/verdicts';
+import { type DisagreementEvidence, explainDisagreement } from '../../../src/core/cluster/disagreementCause';
+import { UNKNOWN_RUNTIME } from '../../../src/core/cluster/nodeRuntime';
+import { VerdictComparer } from '../../../src/core/cluster/verdicts';
 import { VirtualClock } from '../../../src/core/engine/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { desiredPods } from '../../../src/core/engine/manager';
@@ -10,16 +12,23 @@ import { parseManifest } from '../../../src/core/manifest';
 
 const REFUSED_BY_KUBELET = 'Readiness probe failed: Get "http://10.244.1.5:8080/ready": dial tcp 10.244.1.5:8080: connect: connection refused';
 
-test('disagreement: ours Ready, the kubelet refused at the pod IP → the app listens on 127.0.0.1 only', () => {
-  const why = explain('web', true, undefined, REFUSED_BY_KUBELET);
+/** Evidence of one container: what is not given was not seen. */
+function evidence(over: Partial<DisagreementEvidence>): DisagreementEvidence {
+  return { container: 'web', oursReady: true, ourFailure: undefined, ourErrorOnly: undefined, kubeletFailure: undefined, runtime: UNKNOWN_RUNTIME, runtimeRefusal: undefined, ...over };
+}
+
+test('disagreement: ours Ready, the kubelet refused at the pod IP → the app listens on 127.0.0.1 only, where the runtime connects', () => {
+  const why = explainDisagreement(evidence({ kubeletFailure: REFUSED_BY_KUBELET, runtime: { name: 'containerd', version: '1.7.27', runtimeClass: undefined } }));
   assert.equal(why.cause, 'loopback-only');
-  assert.match(why.message, /listens on 127\.0\.0\.1 only/);
+  assert.match(why.message, /which containerd 1\.7\.27 connects to 127\.0\.0\.1 inside the pod: the app likely listens on 127\.0\.0\.1 only/);
+  assert.match(explainDisagreement(evidence({ kubeletFailure: REFUSED_BY_KUBELET, runtime: { name: 'cri-o', version: undefined, runtimeClass: undefined } })).message, /which the node's runtime \(CRI-O\) connects/);
 });
 
 test('disagreement: ours refused on the loopback, the kubelet Ready → the app listens on the pod IP only', () => {
-  assert.equal(explain('web', false, 'Get "http://10.244.1.5:8080/ready": dial tcp 10.244.1.5:8080: connect: connection refused', undefined).cause, 'pod-ip-only');
-  assert.equal(explain('web', false, 'HTTP probe failed with statuscode: 403', undefined).cause, 'host-or-source');
-  assert.equal(explain('web', true, undefined, 'Readiness probe failed: context deadline exceeded (Client.Timeout exceeded while awaiting headers)').cause, 'kubelet-timeout');
+  const refused = 'Get "http://10.244.1.5:8080/ready": dial tcp 10.244.1.5:8080: connect: connection refused';
+  assert.equal(explainDisagreement(evidence({ oursReady: false, ourFailure: refused })).cause, 'pod-ip-only');
+  assert.equal(explainDisagreement(evidence({ oursReady: false, ourFailure: 'HTTP probe failed with statuscode: 403' })).cause, 'host-or-source');
+  assert.equal(explainDisagreement(evidence({ kubeletFailure: 'Readiness probe failed: context deadline exceeded (Client.Timeout exceeded while awaiting headers)' })).cause, 'kubelet-timeout');
 });
 
 test('disagreement: said only after the verdicts differ for 20 s, and resolved when they agree', () => {

@@ -25,6 +25,14 @@ interface Case {
 
 const CASES: readonly Case[] = [
   {
+    name: '500 on a port-forward: the API server could not dial the node\'s kubelet (no reason, as ErrorToAPIStatus makes it)',
+    status: 500,
+    body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'error dialing backend: dial tcp 172.18.0.3:10250: i/o timeout', code: 500 }),
+    path: PORT_FORWARD,
+    kind: 'unreachable',
+    sentence: "the API server could not reach the kubelet of the pod's node (error dialing backend: dial tcp 172.18.0.3:10250: i/o timeout): its port 10250 is filtered from the control plane or the node is down; kubectl exec, port-forward and logs fail the same way.",
+  },
+  {
     name: '401 from the API server: the token expired or is wrong',
     status: 401,
     body: status(401, 'Unauthorized', 'Unauthorized'),
@@ -38,7 +46,7 @@ const CASES: readonly Case[] = [
     body: status(403, 'Forbidden', 'pods "web-1" is forbidden: User "jane" cannot create resource "pods/portforward" in API group "" in the namespace "shop"'),
     path: PORT_FORWARD,
     kind: 'forbidden',
-    sentence: 'user "jane" may not port-forward to pods in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.',
+    sentence: 'user "jane" may not create pods/portforward (port-forward to pods) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.',
   },
   {
     name: '403 RBAC on listing pods',
@@ -54,7 +62,7 @@ const CASES: readonly Case[] = [
     body: status(403, 'Forbidden', 'pods "web-1" is forbidden: User "jane" cannot create resource "pods/exec" in API group "" in the namespace "shop"'),
     path: EXEC,
     kind: 'forbidden',
-    sentence: 'user "jane" may not run commands in pods (kubectl exec) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.',
+    sentence: 'user "jane" may not create pods/exec (run commands in pods) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.',
   },
   {
     name: '403 from kubectl proxy\'s own filter on exec (plain text `Forbidden`): exec was not allowed',

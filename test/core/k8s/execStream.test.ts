@@ -96,7 +96,7 @@ for (const version of SERVER_VERSIONS) {
         assert.equal(result.kind, 'failed');
         if (result.kind !== 'failed') return;
         assert.equal(result.failure.error.kind, 'forbidden');
-        assert.equal(result.failure.error.sentence, 'user "dev" may not run commands in pods (kubectl exec) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
+        assert.equal(result.failure.error.sentence, 'user "dev" may not get pods/exec (run commands in pods) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
       } finally {
         rule.dispose();
       }

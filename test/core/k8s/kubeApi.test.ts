@@ -175,7 +175,7 @@ test('openWebSocket: a refused upgrade is read whole (status and Status body, se
     });
     await new Promise<void>((resolve) => ws.addEventListener('close', () => (order.push('close'), resolve())));
     assert.deepEqual(order, ['refused 403', 'close']);
-    assert.equal(sentence, 'user "jane" may not port-forward to pods in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
+    assert.equal(sentence, 'user "jane" may not create pods/portforward (port-forward to pods) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
   } finally {
     api.dispose();
     await server.close();

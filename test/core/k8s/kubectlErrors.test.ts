@@ -115,7 +115,7 @@ Unable to connect to the server: getting credentials: exec: executable gke-gclou
     name: 'RBAC: may not port-forward',
     stderr: 'error: error upgrading connection: pods "web-7d9c" is forbidden: User "system:serviceaccount:ci:runner" cannot create resource "pods/portforward" in API group "" in the namespace "shop"\n',
     kind: 'forbidden',
-    sentence: 'user "system:serviceaccount:ci:runner" may not port-forward to pods in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.',
+    sentence: 'user "system:serviceaccount:ci:runner" may not create pods/portforward (port-forward to pods) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.',
   },
   {
     name: 'a namespace that does not exist',

@@ -109,7 +109,7 @@ for (const version of SERVER_VERSIONS) {
         const end = await forward.closed;
         assert.equal(end.failure?.status, 403);
         assert.equal(end.failure?.error.kind, 'forbidden');
-        assert.equal(end.failure?.error.sentence, 'user "dev" may not port-forward to pods in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
+        assert.equal(end.failure?.error.sentence, 'user "dev" may not get pods/portforward (port-forward to pods) in namespace "shop": ask your cluster admin for that permission, or use a context whose user has it.');
         assert.equal(end.cut, false);
         assert.deepEqual(forward.events, ['close']);
       } finally {

@@ -23,7 +23,7 @@ function probe(type: ProbeType, recent: ProbeResult[], failureThreshold = 3): Pr
     lastDurationMs: 1,
     result: undefined,
     last: undefined,
-    total: { attempts: recent.length, successes: 0 },
+    total: { attempts: recent.length, successes: 0, answered: recent.filter((r) => r !== 'unknown').length },
     recentAttempts: [],
     newest: undefined,
     failureThreshold,
@@ -86,7 +86,7 @@ function pod(name: string, ready: boolean, containers: ContainerSnapshot[]): Pod
 }
 
 function session(pods: PodSnapshot[], kills: KillMode = 'carried-out'): SessionSnapshot {
-  return { version: 1, t: 200, clock: { kind: 'virtual', paused: false, speed: 60 }, kills, pods: new Map(pods.map((p) => [p.name, p])), endedAt: undefined };
+  return { version: 1, t: 200, clock: { kind: 'virtual', paused: false, speed: 60 }, kills, pods: new Map(pods.map((p) => [p.name, p])), endedAt: undefined, stoppedBecause: undefined };
 }
 
 test('pod and session headlines: trouble by container name, else the pod\'s Ready or NotReady, never a count of ready containers', () => {

@@ -37,12 +37,12 @@ test('counters are per container instance: a restarted container starts from non
     const liveness = restarted.probes.get('liveness');
     assert.equal(restarted.containerId, 'sim://web/web/1');
     assert.deepEqual([liveness?.containerId, liveness?.attempts, liveness?.successes, liveness?.recent, liveness?.result, liveness?.last], ['sim://web/web/1', 0, 0, [], undefined, undefined]);
-    assert.deepEqual(liveness?.total, { attempts: 7, successes: 4 }, 'the totals keep every instance');
+    assert.deepEqual(liveness?.total, { attempts: 7, successes: 4, answered: 7 }, 'the totals keep every instance');
     assert.deepEqual(liveness?.recentAttempts, [], 'the hover lists this instance\'s attempts');
     assert.equal(liveness?.newest?.containerId, 'sim://web/web/0', 'the newest attempt of any instance: the failure that got it killed');
     assert.equal(liveness?.newest?.outcome, 'failure');
     const later = web(run.at(11.5)).probes.get('liveness');
-    assert.deepEqual([later?.attempts, later?.successes, later?.recent, later?.total], [3, 3, ['success', 'success', 'success'], { attempts: 10, successes: 7 }]);
+    assert.deepEqual([later?.attempts, later?.successes, later?.recent, later?.total], [3, 3, ['success', 'success', 'success'], { attempts: 10, successes: 7, answered: 10 }]);
     assert.deepEqual(later?.recentAttempts.map((a) => [a.t, a.outcome, a.containerId]), [9.01, 10.01, 11.01].map((t) => [t, 'success', 'sim://web/web/1']));
     assert.equal(later?.failureThreshold, 3, 'from the worker line');
   } finally {

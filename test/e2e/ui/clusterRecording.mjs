@@ -87,7 +87,7 @@ export function clusterRecordingLines() {
     ours: true,
     kubelet: false,
     cause: 'loopback-only',
-    message: "the kubelet says web is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which reaches the pod's loopback: the app likely listens on 127.0.0.1 only. Make it listen on 0.0.0.0 (or the pod IP).",
+    message: "the kubelet says web is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which containerd 1.7.27 connects to 127.0.0.1 inside the pod: the app likely listens on 127.0.0.1 only. Make it listen on 0.0.0.0 (or the pod IP).",
   });
   kubelet(DISAGREEMENT.resolved, { container, started: true, ready: true, restartCount: 0 });
   kubelet(DISAGREEMENT.resolved, { ready: true });

@@ -4,7 +4,7 @@
 // test/extension/suite/clusterMode.vstest.ts, seen on the screen: the kubeconfig's contexts in a
 // quick pick, then the cluster's kubelet disagreeing with our probes in the Probes view, the
 // container's code lens and the Problems panel. Takes docs/images/cluster-context-picker.png and
-// docs/images/cluster-disagreement.png.
+// docs/images/cluster-disagreement.png; then RBAC refusing the port-forward, cluster-refused.png.
 //
 // The cluster has to exist before code-server starts: KUBECONFIG is read from the environment the
 // extension host inherits. So uiTest.mjs calls startClusterFixture() first, passes its `env` to
@@ -41,7 +41,7 @@ const READINESS_ROW = /^4 readiness — \d+\/\d+ ok · \d+ ms$/;
 const CONTAINER_LENS = 'started · ready · restarts 0 · kubelet: not ready';
 /** The disagreement's first line (all the Problems panel has room for) leads with the cause. */
 const DISAGREEMENT_CAUSE = "web likely listens on 127.0.0.1 only: the kubelet's readiness probe is refused, ours passes";
-const DISAGREEMENT = "The kubelet says web is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which reaches the pod's loopback: the app likely listens on 127.0.0.1 only.";
+const DISAGREEMENT = "The kubelet says web is not Ready (its probe of the pod IP is refused) while ours pass through port-forward, which containerd 1.7.27 connects to 127.0.0.1 inside the pod: the app likely listens on 127.0.0.1 only.";
 const KUBELET_EVENT = `The cluster's kubelet: ${REFUSED}`;
 
 /** The test helpers, transpiled into out/ (CommonJS). */
@@ -97,6 +97,8 @@ export async function startClusterFixture() {
   return {
     kubeconfig,
     env: { KUBECONFIG: kubeconfig },
+    /** From now on, RBAC gives the user "create" on pods/portforward but not "get": enough for kubectl, not for a WebSocket. */
+    refuseWebSocketPortForward: () => server.forbid('pods/portforward', { verbs: ['get'] }),
     async dispose() {
       // A run that failed before its Stop step, its code-server then killed, leaves the extension
       // host's kubectl proxy (its own process group): not left on the machine.
@@ -294,5 +296,31 @@ export async function clusterSection({ page, workbench, section, step, options, 
     await workbench.waitForCodeLenses((seen) => seen[0]?.[0] === 'Run probes', 'the static lenses after the session');
     assert.deepEqual(await kubectlProcessesAfter(cluster.kubeconfig, 5_000), [], 'no kubectl left once stopped');
     await workbench.closePanel();
+  });
+
+  await step('RBAC refusing the WebSocket port-forward: the session stops, the error says which verb and that kubectl would work, the row says why', async () => {
+    const { kubectlProcessesAfter } = compiled('test/helpers/kubectlProcesses.js');
+    const refusal = cluster.refuseWebSocketPortForward();
+    try {
+      await workbench.runCommand(COMMAND);
+      await workbench.quickInputRow('kind-dev').waitFor({ timeout: 15_000 });
+      await workbench.quickInputRow('kind-dev').click();
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'so probing stopped' }).first();
+      await toast.waitFor({ timeout: 20_000 });
+      const said = plain(await toast.innerText());
+      if (options.verbose) console.log('    toast:', JSON.stringify(said));
+      assert.ok(said.includes(`Probe Lens: the cluster refused a port-forward to pod ${POD.name}, so probing stopped: user "dev" may create pods/portforward in namespace "shop" but not get it: kubectl port-forward works`), `the notification: ${said}`);
+      assert.ok(said.includes('Show Output'), `its button: ${said}`);
+      let rows = [];
+      await waitUntil(async () => /^stopped \d\d:\d\d(:\d\d)?: the cluster refused a port-forward to pod /.test((rows = await clusterRows())[0]?.description ?? ''), () => `the stopped session's row: ${JSON.stringify(rows.map((row) => row.text))}`, 10_000);
+      assert.equal(rows[0].icon, 'error', `the session row's icon: ${rows[0].icon}`);
+      await workbench.parkMouse();
+      mkdirSync(options.images, { recursive: true });
+      await page.screenshot({ path: join(options.images, 'cluster-refused.png'), animations: 'disabled' });
+      assert.deepEqual(await kubectlProcessesAfter(cluster.kubeconfig, 5_000), [], 'no kubectl left once it stopped');
+      await workbench.clearNotifications();
+    } finally {
+      refusal.dispose();
+    }
   });
 }

@@ -67,7 +67,7 @@ test('Start Probing in the Cluster: the context picked from the kubeconfig; the 
       'the disagreement in the Problems',
     );
     assert.equal(disagreement.severity, vscode.DiagnosticSeverity.Warning);
-    assert.match(disagreement.message, /The kubelet says web is not Ready \(its probe of the pod IP is refused\) while ours pass through port-forward, which reaches the pod's loopback: the app likely listens on 127\.0\.0\.1 only\./);
+    assert.match(disagreement.message, /The kubelet says web is not Ready \(its probe of the pod IP is refused\) while ours pass through port-forward, which containerd 1\.7\.27 connects to 127\.0\.0\.1 inside the pod: the app likely listens on 127\.0\.0\.1 only\./);
     assert.equal(document.getText(disagreement.range), 'readinessProbe', 'on the readiness probe\'s key');
     const theirs = probing.liveDiagnostics.diagnostics(document.uri).find((d) => d.message.startsWith("The cluster's kubelet: Readiness probe failed:"));
     assert.ok(theirs, 'the cluster\'s own failure beside ours');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../../src/extension/extension';
 import { test, waitFor } from '../harness';
-import { activateProbeLens, openFixture, probeLensDiagnostics, ruleId } from '../workbench';
+import { activateProbeLens, openFixture, openUntitledYaml, probeLensDiagnostics, ruleId } from '../workbench';
 
 function lensLines(lenses: readonly vscode.CodeLens[]): string[] {
   return lenses.map((lens) => `${lens.range.start.line}: ${lens.command?.title ?? '(unresolved)'}`);
@@ -52,7 +52,7 @@ test('an edit in one document of twenty re-reads only that document', async () =
   const api: ProbeLensApi = await activateProbeLens();
   const pod = (i: number) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p${i}\nspec:\n  containers:\n    - name: c\n      image: x\n      livenessProbe:\n        httpGet: {path: /, port: 80}\n        successThreshold: 1\n`;
   const content = Array.from({ length: 20 }, (_, i) => pod(i)).join('---\n');
-  const document = await vscode.workspace.openTextDocument({ language: 'yaml', content });
+  const document = await openUntitledYaml(content, 'twenty-pods');
   await vscode.window.showTextDocument(document, { preview: false });
   api.models.get(document);
   const before = api.models.chunksRead;
@@ -71,15 +71,13 @@ test('an edit in one document of twenty re-reads only that document', async () =
 
 test('L17 looks across the open manifests: a Service opened in another editor clears the Job\'s warning, closing it brings it back', async () => {
   await activateProbeLens();
-  const job = await vscode.workspace.openTextDocument({
-    language: 'yaml',
-    content: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: default-domain\nspec:\n  template:\n    metadata:\n      labels: {app: default-domain}\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: default-domain\n          image: x\n          readinessProbe:\n            httpGet: {path: /, port: 8080}\n',
-  });
+  const job = await openUntitledYaml('apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: default-domain\nspec:\n  template:\n    metadata:\n      labels: {app: default-domain}\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: default-domain\n          image: x\n          readinessProbe:\n            httpGet: {path: /, port: 8080}\n', 'job');
+
   await vscode.window.showTextDocument(job, { preview: false });
   const rules = () => probeLensDiagnostics(job.uri).map(ruleId).join();
   await waitFor(() => rules() === 'L17', 10_000, () => `L17 on the Job alone (saw ${rules() || 'none'})`);
   // No `containers` in it: read for its Services only, and given no diagnostics of its own.
-  const service = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: default-domain\nspec:\n  selector: {app: default-domain}\n  ports: [{port: 80}]\n' });
+  const service = await openUntitledYaml('apiVersion: v1\nkind: Service\nmetadata:\n  name: default-domain\nspec:\n  selector: {app: default-domain}\n  ports: [{port: 80}]\n', 'service');
   await vscode.window.showTextDocument(service, { preview: false });
   await waitFor(() => rules() === '', 10_000, () => `L17 to clear once the Service is open (saw ${rules()})`);
   assert.deepEqual(probeLensDiagnostics(service.uri), []);
@@ -91,10 +89,8 @@ test('L17 looks across the open manifests: a Service opened in another editor cl
 
 test('a key typed before its colon: the lenses stay on their lines and the findings stay, with the syntax error beside them', async () => {
   await activateProbeLens();
-  const document = await vscode.workspace.openTextDocument({
-    language: 'yaml',
-    content: 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n    - name: web\n      image: x\n      ports: [{name: http, containerPort: 8080}]\n      livenessProbe:\n        httpGet: {path: /healthz, port: http}\n        successThreshold: 2\n      readinessProbe:\n        httpGet: {path: /ready, port: "8080"}\n',
-  });
+  const document = await openUntitledYaml('apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n    - name: web\n      image: x\n      ports: [{name: http, containerPort: 8080}]\n      livenessProbe:\n        httpGet: {path: /healthz, port: http}\n        successThreshold: 2\n      readinessProbe:\n        httpGet: {path: /ready, port: "8080"}\n', 'half-typed');
+
   await vscode.window.showTextDocument(document, { preview: false });
   const lenses = async () => lensLines(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 100));
   const rules = () => probeLensDiagnostics(document.uri).map((d) => `${d.range.start.line} ${ruleId(d)}`).sort();

@@ -145,12 +145,13 @@ test('no pod of the manifest in the cluster: says where it looked and what to do
   );
 }, { timeoutMs: 40_000 });
 
-test('port-forward refused by RBAC: one warning per pod and reason, however many attempts meet it', async () => {
+test('port-forward refused by RBAC: the session stops and says once which verb is missing, that kubectl would work, and why its row has stopped', async () => {
   const probing = await probingApi();
   await withCluster(
     (server, dir) => {
       server.addPod({ ...CLUSTER_POD, containers: [{ name: 'web', ports: { 8080: 1 } }] });
-      server.forbid('pods/portforward');
+      // Enough for kubectl (its SPDY needs "create"), not for a WebSocket (a GET: "get").
+      server.forbid('pods/portforward', { verbs: ['get'] });
       return server.writeKubeconfig(dir);
     },
     async () => {
@@ -159,18 +160,57 @@ test('port-forward refused by RBAC: one warning per pod and reason, however many
         await clearWorkbench();
         const document = await openFixture('cluster/web.yaml');
         const started = await vscode.commands.executeCommand<LocalStarted | undefined>('probeLens.startProbingCluster', { uri: document.uri });
-        assert.ok(started, 'the session starts: every attempt meets the refusal, none is counted');
+        assert.ok(started, 'the session starts, then meets the refusal');
         const shown = await capture.next(/web-7d9c4-x2x8q/);
-        assert.equal(shown.severity, 'warning');
-        assert.match(shown.message, /^Probe Lens: port-forward to pod web-7d9c4-x2x8q is refused: user "dev" may not .*port-?forward.* in namespace "default"/);
-        assert.deepEqual(shown.buttons, ['Show Output']);
-        await sleep(3_000); // three more attempts, a period each
+        assert.deepEqual(shown, {
+          severity: 'error',
+          message:
+            'Probe Lens: the cluster refused a port-forward to pod web-7d9c4-x2x8q, so probing stopped: user "dev" may create pods/portforward in namespace "default" but not get it: kubectl port-forward works (it falls back to SPDY, a POST, which needs only "create"), but Probe Lens opens a WebSocket, a GET, which the API server authorises as "get" on pods/portforward: ask your cluster admin to add the "get" verb on pods/portforward to your role.',
+          buttons: ['Show Output'],
+        });
+        await waitFor(() => outputShows('so probing stopped'), 5_000, 'Show Output shows the log, which says why');
+        assert.equal(started.session.isStopped, true, 'the session has stopped');
+        const row = probing.tree.present(probing.tree.find(started.session)!);
+        assert.match(row.description, /^stopped \d\d:\d\d(:\d\d)?: the cluster refused a port-forward to pod web-7d9c4-x2x8q · /);
+        assert.equal(row.icon.id, 'error');
+        assert.match(row.tooltip.markdown, /Stopped: the cluster refused a port\\-forward/);
+        await sleep(3_000); // a period each: no attempt meets it again
         assert.equal(capture.shown.filter((s) => /web-7d9c4-x2x8q/.test(s.message)).length, 1, 'said once');
-        started.session.dispose();
       } finally {
         capture.restore();
         probing.sessions.stopAll();
         await vscode.commands.executeCommand('workbench.action.closePanel');
+      }
+    },
+  );
+}, { timeoutMs: 40_000 });
+
+test('events RBAC forbids: one warning saying what will not show, and the session goes on', async () => {
+  const probing = await probingApi();
+  const app = await startHealthServer();
+  await withCluster(
+    (server, dir) => {
+      server.addPod({ ...CLUSTER_POD, containers: [{ name: 'web', ports: { 8080: app.port } }] });
+      server.forbid('events');
+      return server.writeKubeconfig(dir);
+    },
+    async () => {
+      const capture = captureMessages();
+      try {
+        await clearWorkbench();
+        const document = await openFixture('cluster/web.yaml');
+        const started = await vscode.commands.executeCommand<LocalStarted | undefined>('probeLens.startProbingCluster', { uri: document.uri });
+        assert.ok(started);
+        const shown = await capture.next(/events/);
+        assert.equal(shown.severity, 'warning');
+        assert.equal(shown.message, `Probe Lens: the cluster's events in namespace "default" cannot be watched, so its kubelet's own events (Unhealthy, Killing, BackOff) will not show beside ours; its verdicts (started, ready, restarts) still do: user "dev" may not list events in namespace "default": ask your cluster admin for that permission, or use a context whose user has it.`);
+        await sleep(2_000);
+        assert.equal(started.session.isStopped, false, 'probing goes on');
+        assert.equal(capture.shown.filter((s) => /events/.test(s.message)).length, 1, 'said once');
+      } finally {
+        capture.restore();
+        probing.sessions.stopAll();
+        await app.close();
       }
     },
   );

@@ -202,6 +202,10 @@ test('a simulation with the scenario beside the manifest, played fast; restartCo
 
     // ~20 events a second reach the session; the tree redraws at most 4 times a second (each snapshot
     // published), and only the rows that changed: the probes' counts, not the rows above them.
+    // Steady first: liveness, failing too before the app came up, has passed again (the pod row's
+    // headline says `liveness failing 2/3` until it has, and changes when it does).
+    const podTooltip = () => row(probing, nodeOf(probing, session, 'sim')).tooltip;
+    await waitFor(() => podTooltip().endsWith('\n\npod sim Ready · 1 restart'), 10_000, () => `liveness passing again; the pod row says ${podTooltip()}`);
     const eventsBefore = session.events.total;
     const refreshesBefore = probing.tree.refreshes;
     const fullBefore = probing.tree.fullRefreshes;

@@ -16,6 +16,7 @@ import { recommendationHover } from '../../../src/extension/editor/recommendActi
 import { test, waitFor } from '../harness';
 import { simulateFixture } from '../probing';
 import { activateProbeLens, fixtureUri, openFixture } from '../workbench';
+import { loaded } from '../timelines';
 
 const MANIFEST = 'recommend/api.yaml';
 const SCENARIO = 'recommend/api.scenario.yaml';
@@ -73,6 +74,10 @@ test('recommend: a recording open in the timeline offers its values on a probe; 
   const recording = await writeRecording(original);
   const panel = await api.timeline.openFile(recording);
   assert.ok(panel, 'the recording opened');
+  // Loaded before the editor covers it: a webview hidden (or closed) while it still loads leaves
+  // VS Code for the Web's webview service worker waiting on its fetches for 30 s, and no webview
+  // opened meanwhile starts (code-server 4.100: "Found unexpected service worker controller").
+  await loaded(panel, "the recording's panel");
   try {
     // The extension's own classes are bundled apart from this file's imports: no instanceof here.
     assert.equal((panel.content as { manifest?: vscode.Uri } | undefined)?.manifest?.toString(), document.uri.toString(), 'the header leads to the manifest');
