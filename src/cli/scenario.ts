@@ -7,7 +7,7 @@ import { readRecording, recordingArgument } from './recordingFile';
 
 /**
  * `probe-lens scenario RECORDING.jsonl > app.scenario.yaml`: how the app behaved, as a scenario
- * (design.md §3) for `simulate --scenario`. What it cannot express goes to stderr, and into the
+ * (docs/design.md §3) for `simulate --scenario`. What it cannot express goes to stderr, and into the
  * file as comments.
  */
 export function runScenario(argv: readonly string[], io: CliIo): number {

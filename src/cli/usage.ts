@@ -1,7 +1,7 @@
 import { parseKubernetesVersion, SUPPORTED_MINOR_VERSIONS } from '../core/check';
 import { DEFAULT_MINOR_VERSION } from '../core/manifest';
 
-/** Bad usage or unreadable input: printed on stderr, exit code 2 (design.md §3). */
+/** Bad usage or unreadable input: printed on stderr, exit code 2 (docs/design.md §3). */
 export class UsageError {
   constructor(readonly message: string) {}
 }

@@ -1,5 +1,5 @@
 /**
- * The timeline panel's messages between the extension host and the webview (design.md §5): typed,
+ * The timeline panel's messages between the extension host and the webview (docs/design.md §5): typed,
  * versioned, and checked on arrival — a revived panel may hold state from another version, and
  * nothing from the other side is trusted to have the right shape.
  */

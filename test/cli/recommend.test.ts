@@ -1,5 +1,5 @@
 /**
- * `probe-lens recommend FILE --from RECORDING.jsonl [--format patch|json]` (design.md §3, issue 12
+ * `probe-lens recommend FILE --from RECORDING.jsonl [--format patch|json]` (docs/design.md §3, issue 12
  * §2) against the real binary: a recording made by `probe-lens simulate`, a patch that the real
  * `patch -p1` and `git apply` take, the manifest it leaves checked and simulated again; the JSON
  * shape; too little data; bad input (exit 2).

@@ -1,5 +1,5 @@
 /**
- * `probe-lens scenario` and `probe-lens replay` against the real binary (design.md §3): the
+ * `probe-lens scenario` and `probe-lens replay` against the real binary (docs/design.md §3): the
  * scenario on stdout reads back with `simulate --scenario`, notes on stderr; the replay as a
  * table and as JSON; bad usage and unreadable input exit 2.
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the extension-host and UI tests need to run a real VS Code offline: code-server
 # (VS Code server + web workbench, from the npm registry) in its own prefix outside the project,
-# and Debian's Chromium as the headless client. See ../shared/e2e/README.md for why each step
+# and Debian's Chromium as the headless client. See docs/e2e-recipe.md for why each step
 # exists. Idempotent: each step is skipped when its result is already there, so a warm run
 # costs well under a second.
 #   CODE_SERVER_VERSION  default 4.100.3 (VS Code 1.100.3, the last release that runs on Node 20;

@@ -1,7 +1,7 @@
 // Runs a real VS Code offline: code-server (the VS Code 1.100.3 server and its Node extension
 // host) on a random loopback port, with headless Debian Chromium as the only client. Used by
 // runExtensionTests.mjs (tests inside the extension host) and uiTest.mjs (assertions on the DOM).
-// Background and the errors each setting avoids: ../shared/e2e/README.md.
+// Background and the errors each setting avoids: docs/e2e-recipe.md.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';

@@ -15,7 +15,7 @@ function imports(file: string): string[] {
   return Array.from(text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g), (m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 
-// design.md §1: core never imports vscode, the extension, the CLI, or the DOM.
+// docs/design.md §1: core never imports vscode, the extension, the CLI, or the DOM.
 test('src/core imports neither vscode nor the extension, the CLI or the webview', () => {
   for (const file of sources('src/core')) {
     for (const target of imports(file)) {

@@ -2,7 +2,7 @@ import type { Finding } from '../../core/rules/types';
 
 export const JSON_SCHEMA_VERSION = 1;
 
-/** The finding schema of design.md §3, in a versioned envelope; nothing else on stdout. */
+/** The finding schema of docs/design.md §3, in a versioned envelope; nothing else on stdout. */
 export function formatJson(findings: readonly Finding[], files: readonly string[]): string {
   const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
   const body = {

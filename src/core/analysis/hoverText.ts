@@ -11,7 +11,7 @@ import { failureWindow, killGraceSeconds, recoverySeconds, startupBudgetSeconds,
 
 /**
  * The hover of a probe, as markdown: what the kubelet will do with it first (one or two lines of
- * verdict and timing, validation-rules.md §C), the address it probes, the last attempts while a
+ * verdict and timing, docs/spec/validation-rules.md §C), the address it probes, the last attempts while a
  * session runs, then the effective values. A probe that can never run says why instead of
  * giving timings that will never apply. Pure, so every text is tested on plain values.
  */

@@ -1,7 +1,7 @@
 import type { EffectiveProbe, PodSpecModel } from '../manifest';
 
 /**
- * The timing formulas of validation-rules.md §C. The kubelet's ticks run at a phase unrelated
+ * The timing formulas of docs/spec/validation-rules.md §C. The kubelet's ticks run at a phase unrelated
  * to the container's start (W3, W6), so a probe that always fails trips its threshold somewhere
  * in `[d + (f−1)·p, d + f·p)`: the §C figure is the latest moment, the one documentation uses.
  */

@@ -1,5 +1,5 @@
 /**
- * The kubelet's container restart back-off (kubelet-probes.md B1–B3): client-go's
+ * The kubelet's container restart back-off (docs/spec/kubelet-probes.md B1–B3): client-go's
  * `flowcontrol.Backoff` without jitter, keyed per pod and container, with the kubelet's fixed
  * 600 s reset window. Times in milliseconds.
  */

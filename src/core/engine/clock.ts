@@ -1,7 +1,7 @@
 import type { Disposable } from './disposable';
 
 /**
- * Time, injected (design.md §5): the engine never reads the system clock or sets a timer
+ * Time, injected (docs/design.md §5): the engine never reads the system clock or sets a timer
  * itself, so the same code runs on the wall clock and, in simulations and tests, on a virtual
  * one that runs a day of probing in milliseconds.
  */

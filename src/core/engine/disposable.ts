@@ -1,4 +1,4 @@
-/** Everything that starts something returns one of these (design.md §5). */
+/** Everything that starts something returns one of these (docs/design.md §5). */
 export interface Disposable {
   dispose(): void;
 }

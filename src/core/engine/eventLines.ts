@@ -7,7 +7,7 @@ import type { EngineEvent } from './events';
 type AttemptLine = Extract<EngineEvent, { type: 'attempt' }>;
 
 /**
- * The lines a pod runtime writes (design.md §3), built from what it knows at that moment. Here,
+ * The lines a pod runtime writes (docs/design.md §3), built from what it knows at that moment. Here,
  * not in the runtime, so the runtime keeps to the kubelet's decisions and the schema's shape is
  * read in one place. `t` is seconds since the run began; `pod` the pod's name.
  */

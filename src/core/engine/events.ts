@@ -4,7 +4,7 @@ import type { ContainerState } from './podState';
 import type { CachedResult } from './results';
 
 /**
- * What a running engine reports, one object per line in `--format jsonl` (design.md §3). `t` is
+ * What a running engine reports, one object per line in `--format jsonl` (docs/design.md §3). `t` is
  * seconds since the run began, on the engine's clock (virtual in simulations).
  */
 export type EngineEvent =

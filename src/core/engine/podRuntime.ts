@@ -114,7 +114,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   start(): this {
     // As in the kubelet's SyncPod: workers first (their first doProbe finds no container, W5
     // step 3), then the containers. So a first attempt comes one period after the start, and
-    // d + f × p (validation-rules.md §C) is when a never-healthy container is first killed.
+    // d + f × p (docs/spec/validation-rules.md §C) is when a never-healthy container is first killed.
     for (const record of this.records) for (const probe of inWrittenOrder(record.model.probes)) this.startWorker(record, probe);
     this.sync();
     // I1: a pod with init containers shows the containers it has not started yet as PodInitializing.
@@ -194,7 +194,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
 
-  /** An attempt's `attempt` line (design.md §3). */
+  /** An attempt's `attempt` line (docs/design.md §3). */
   reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void {
     this.options.emit(attemptLine(this.t, this.identity.name, container, probe, containerId, outcome, durationMs));
   }

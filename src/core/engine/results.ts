@@ -1,6 +1,6 @@
 import type { ProbeType } from '../manifest';
 
-/** The cached, published vocabulary (kubelet-probes.md R1), distinct from the prober's. */
+/** The cached, published vocabulary (docs/spec/kubelet-probes.md R1), distinct from the prober's. */
 export type CachedResult = 'Success' | 'Failure' | 'Unknown';
 
 export interface ResultUpdate {

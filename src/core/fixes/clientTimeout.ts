@@ -9,7 +9,7 @@ import { writtenInProbe } from './written';
 import { insertAt, insertIntoSequenceAfter, textOf, yamlScalar } from './yamlText';
 
 /**
- * L21's fix (validation-rules.md §D.21; kubelet-probes.md E4): give curl (`--max-time`) and wget
+ * L21's fix (docs/spec/validation-rules.md §D.21; docs/spec/kubelet-probes.md E4): give curl (`--max-time`) and wget
  * (`-T`) a timeout of their own, shorter than the probe's, so a slow answer ends as the client's
  * own clear error instead of the kubelet's "command timed out".
  *

@@ -7,7 +7,7 @@ import { writtenInContainer } from './written';
 import { appendToMap, insertAt, insertIntoSequenceAfter, isFlowAt, linesAfter, prependToMap, yamlScalar } from './yamlText';
 
 /**
- * "Declare port `metrics`" for L01 (validation-rules.md §D.1, kubelet-probes.md N2): a named
+ * "Declare port `metrics`" for L01 (docs/spec/validation-rules.md §D.1, docs/spec/kubelet-probes.md N2): a named
  * probe port resolves only through the same container's `ports`, so the fix declares it there,
  * with the number the user gives. A containerPort already declared without a name gets the
  * name instead of a second entry for the same port.

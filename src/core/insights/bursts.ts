@@ -4,7 +4,7 @@ import { roundSeconds } from './seconds';
 
 /**
  * Runs of consecutive failures of one probe once it has succeeded: what liveness's
- * `failureThreshold × periodSeconds` must ride out (validation-rules.md §C, deadlock detection).
+ * `failureThreshold × periodSeconds` must ride out (docs/spec/validation-rules.md §C, deadlock detection).
  */
 
 /** What ended a run of failures. */

@@ -9,7 +9,7 @@ import { durationWords } from './timeFormat';
 /**
  * Why a running container is (not) started and (not) ready, from its probes on the current
  * instance: the initial delay (W5 step 8, W6), start gating (W5 step 9), the consecutive runs and
- * thresholds (W7, W8), the startup budget (validation-rules.md §C), prober errors (P5).
+ * thresholds (W7, W8), the startup budget (docs/spec/validation-rules.md §C), prober errors (P5).
  */
 
 /** `HTTP 503 at 12:03:20, :30, :40`, `connection refused, 12 times from 12:00:10 to 12:02:00`; paused attempts said. */

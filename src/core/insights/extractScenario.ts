@@ -6,7 +6,7 @@ import { type ContainerObservations, type Disagreement, type Observation, observ
 import { roundSeconds, secondsText } from './seconds';
 
 /**
- * A recording turned into a scenario (design.md §3): how the app behaved, per container, in
+ * A recording turned into a scenario (docs/design.md §3): how the app behaved, per container, in
  * seconds since that container started — independent of the probe configuration that watched it,
  * so another configuration can be played against it (`replay`). What the format cannot say is
  * said in `notes`, each about a container or the whole recording.

@@ -11,7 +11,7 @@ export type { Latency } from './latency';
 
 /**
  * What a recording says of each probe, config aside: how fast the app answers it, how long the
- * app takes to start, and how it fails once started (kubelet-probes.md; validation-rules.md §C).
+ * app takes to start, and how it fails once started (docs/spec/kubelet-probes.md; docs/spec/validation-rules.md §C).
  * Attempts the kubelet would not count (a prober error, P5) and attempts a debugger held (a
  * `pause`, issue 12 §4) say nothing of the app: they are counted apart and left out of the rest.
  */

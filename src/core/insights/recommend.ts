@@ -14,7 +14,7 @@ import { joinInsertions, probeKeyOf, Verifier } from './verify';
 
 /**
  * From what a recording measured, concrete probe values for a manifest (issue 12 §2), each with
- * the figures it rests on and what it changes (validation-rules.md §C):
+ * the figures it rests on and what it changes (docs/spec/validation-rules.md §C):
  * - `timeoutSeconds` with headroom over the observed p99 (raised only: a lower one gains little);
  * - liveness `failureThreshold` so that `f × p` rides out the longest failure burst seen after
  *   start-up with one failure to spare, or, given enough data, no slower than that (never under 3);

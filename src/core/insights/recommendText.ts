@@ -5,7 +5,7 @@ import { secondsText } from './seconds';
 
 /**
  * The sentences of a recommendation: why (the figures it rests on) and what it changes, in the
- * terms of validation-rules.md §C (`f × p`, `K_live = d + f × p`, `B_start = d + f × p`).
+ * terms of docs/spec/validation-rules.md §C (`f × p`, `K_live = d + f × p`, `B_start = d + f × p`).
  */
 
 export { secondsText } from './seconds';

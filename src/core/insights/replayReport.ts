@@ -2,7 +2,7 @@ import type { KillCounts } from './containerOutcomes';
 import type { BeforeAfter, ContainerComparison, ReplayResult } from './replay';
 import { roundSeconds } from './seconds';
 
-/** `probe-lens replay --format json` (design.md §3: one schema version, no prose). */
+/** `probe-lens replay --format json` (docs/design.md §3: one schema version, no prose). */
 export interface ReplayJson {
   readonly schemaVersion: 1;
   readonly durationSeconds: number;

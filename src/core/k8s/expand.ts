@@ -1,7 +1,7 @@
 import type { EnvVar } from '../manifest';
 
 /**
- * The kubelet's static `$(VAR)` expansion of an exec probe's command (kubelet-probes.md E1, E5):
+ * The kubelet's static `$(VAR)` expansion of an exec probe's command (docs/spec/kubelet-probes.md E1, E5):
  * `ExpandContainerCommandOnlyStatic` in `pkg/kubelet/container/helpers.go` over the algorithm of
  * `third_party/forked/golang/expansion/expand.go`. Ported step by step rather than as a regular
  * expression, because its edge cases are what a user sees:

@@ -53,7 +53,7 @@ export function readPodSpec(nav: YamlNavigator, site: PodSpecSite, minorVersion:
     range: nav.rangeOf(site.node),
   };
   const lists: [string, (restartPolicy: string | undefined) => ContainerKind][] = [
-    // Sidecars are on by default from 1.29 (validation-rules.md §A.7); before, the field is dropped.
+    // Sidecars are on by default from 1.29 (docs/spec/validation-rules.md §A.7); before, the field is dropped.
     ['initContainers', (restartPolicy) => (restartPolicy === 'Always' && minorVersion >= SIDECARS_SINCE ? 'sidecar' : 'init')],
     ['containers', () => 'regular'],
     ['ephemeralContainers', () => 'ephemeral'],

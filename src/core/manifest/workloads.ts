@@ -4,7 +4,7 @@ import type { PodSpecSite } from './podSpec';
 import type { ValueNode, YamlNavigator } from './yamlNavigator';
 
 /**
- * Where each kind keeps its pod spec (validation-rules.md §A.2). An Argo Rollout keeps its pod
+ * Where each kind keeps its pod spec (docs/spec/validation-rules.md §A.2). An Argo Rollout keeps its pod
  * template where a Deployment does, and every ReplicaSet it creates carries that template.
  */
 export const POD_SPEC_PATHS: Readonly<Record<WorkloadKind, readonly string[]>> = {

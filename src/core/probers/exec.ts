@@ -12,7 +12,7 @@ export interface ExecProbeTarget {
 }
 
 /**
- * One exec probe attempt on this machine (kubelet-probes.md E1–E4), bounded by
+ * One exec probe attempt on this machine (docs/spec/kubelet-probes.md E1–E4), bounded by
  * `options.timeoutMs` and the 10 240-byte output cap whatever the command does.
  *
  * - E1: argv is run directly (`shell: false`): no globbing, no `$VAR`, an argument with spaces

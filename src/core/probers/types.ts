@@ -1,7 +1,7 @@
 import { goQuote } from './goFormat';
 
 /**
- * The prober-level result of one attempt (kubelet-probes.md R1): `warning` is "logically success,
+ * The prober-level result of one attempt (docs/spec/kubelet-probes.md R1): `warning` is "logically success,
  * with extra debugging info"; `error` set means a prober *error*, which the kubelet retries (P2)
  * and then discards without counting (P5). Expected failures are values, never exceptions.
  */

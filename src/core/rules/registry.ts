@@ -13,7 +13,7 @@ import { Y01, Y02, Y03, Y04 } from './yaml/yamlRules';
 
 /**
  * Every rule, in the order findings at the same place are listed. Ids: Y = the file as a whole (YAML, limits, what is not checked), P/D = the API
- * server (validation-rules.md §A), L = checks beyond it (the number is the §D item, L27–L29 the
+ * server (docs/spec/validation-rules.md §A), L = checks beyond it (the number is the §D item, L27–L29 the
  * second check of items 13, 15 and 17).
  */
 export const RULES: readonly Rule[] = [

@@ -5,7 +5,7 @@ export type Severity = 'error' | 'warning' | 'info';
 
 /**
  * The API server's `field.ErrorType` of a validation finding, or the decode stage's
- * `UnknownField` / `TypeMismatch` (validation-rules.md §A.2, §A.5).
+ * `UnknownField` / `TypeMismatch` (docs/spec/validation-rules.md §A.2, §A.5).
  */
 export type ApiErrorKind = 'Required' | 'Invalid' | 'Forbidden' | 'NotSupported' | 'UnknownField' | 'TypeMismatch';
 
@@ -71,7 +71,7 @@ interface RuleMeta {
   readonly category: RuleCategory;
   /** One line: what the rule finds. */
   readonly title: string;
-  /** Where the behaviour is specified (`validation-rules.md §A.3 P12`). */
+  /** Where the behaviour is specified (`docs/spec/validation-rules.md §A.3 P12`). */
   readonly reference: string;
   /**
    * Its findings depend on other documents (the Services selecting a Job's pods): run once all

@@ -12,7 +12,7 @@ class ScenarioError {
   constructor(readonly message: string) {}
 }
 
-/** Reads a scenario file (design.md §3). Never throws: a bad file is an error naming the field. */
+/** Reads a scenario file (docs/design.md §3). Never throws: a bad file is an error naming the field. */
 export function parseScenario(text: string): ScenarioResult {
   let raw: unknown;
   try {

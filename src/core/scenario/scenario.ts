@@ -54,7 +54,7 @@ export interface ScriptedExit {
  * The scenario's exit for a container of this kind: an app container or sidecar runs until its
  * `exitAfter` and then crashes (code 1); a plain init container does its work and exits 0 — at
  * once unless the scenario gives it time, so a pod whose init containers the scenario does not
- * mention starts its app containers at t = 0, where the timing rules (validation-rules.md §C)
+ * mention starts its app containers at t = 0, where the timing rules (docs/spec/validation-rules.md §C)
  * put them.
  */
 export function scriptedExit(script: ContainerScript, kind: ContainerKind): ScriptedExit | undefined {

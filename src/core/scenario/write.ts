@@ -8,7 +8,7 @@ export interface ScenarioComments {
 }
 
 /**
- * A scenario as design.md §3 writes it, which `parseScenario` reads back to the same scenario.
+ * A scenario as docs/design.md §3 writes it, which `parseScenario` reads back to the same scenario.
  * Timed probe outcomes go one step a line, so a long recording's diff stays readable; comments
  * (`#`) carry what the numbers cannot say.
  */

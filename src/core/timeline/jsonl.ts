@@ -3,7 +3,7 @@ import type { EngineEvent } from '../engine/events';
 /** The `schemaVersion` of the first line; bumped only when a reader relying on the old one would break. */
 export const TIMELINE_SCHEMA_VERSION = 1;
 
-/** The first line of a recording: what ran, and when (design.md §3). */
+/** The first line of a recording: what ran, and when (docs/design.md §3). */
 export interface RunHeader {
   readonly type: 'run';
   readonly schemaVersion: number;

@@ -54,7 +54,7 @@ class LaneQueue {
 }
 
 /**
- * A timeline's events (design.md §2), bounded: at most `capacity` in all, so memory stays flat
+ * A timeline's events (docs/design.md §2), bounded: at most `capacity` in all, so memory stays flat
  * however long a session runs. When full, the *largest* lane (`laneKeyOf`) gives up its oldest
  * event, so a chatty probe never pushes out a pod's readiness or a quiet probe's history; what was
  * dropped is known per lane. Pure: no editor API, no I/O.

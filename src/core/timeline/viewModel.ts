@@ -13,7 +13,7 @@ import type { DroppedEvents } from './store';
 export type { Span } from './spans';
 
 /**
- * The timeline's view model (design.md §2): events in, lanes out — bands, marks and markers on a
+ * The timeline's view model (docs/design.md §2): events in, lanes out — bands, marks and markers on a
  * time axis in seconds. No DOM and no drawing: the panel, the CLI's HTML page and the tests in
  * node all read the same model. Built incrementally (`append`), so a live session costs what its
  * new events cost, never a rebuild.

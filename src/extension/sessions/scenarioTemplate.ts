@@ -1,5 +1,5 @@
 /**
- * A new scenario file for a manifest's containers (design.md §3), every knob shown and the
+ * A new scenario file for a manifest's containers (docs/design.md §3), every knob shown and the
  * optional ones commented out, so a user edits rather than looks up the format. Pure.
  */
 export function scenarioTemplate(manifestName: string, containers: readonly string[]): string {

@@ -1,5 +1,5 @@
 /**
- * A probe's hover (design.md §4): the verdict and its timing first (validation-rules.md §C), the
+ * A probe's hover (docs/design.md §4): the verdict and its timing first (docs/spec/validation-rules.md §C), the
  * address the kubelet probes (H1, T1, G1) with `<pod IP>` named, the last attempts while a
  * session runs, then the effective values; a probe that can never run says why, with no timings.
  */

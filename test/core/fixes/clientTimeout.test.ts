@@ -1,5 +1,5 @@
 /**
- * L21's fix (validation-rules.md §D.21; kubelet-probes.md E4): curl and wget get a timeout of
+ * L21's fix (docs/spec/validation-rules.md §D.21; docs/spec/kubelet-probes.md E4): curl and wget get a timeout of
  * their own (1 s) and the probe's timeoutSeconds goes to 2, edited where the command is written
  * (flow or block argv, a `sh -c` script in any scalar style). Each case applies the edits and
  * compares the whole file, then checks it again: L21 is gone and nothing new appears.

@@ -1,5 +1,5 @@
 /**
- * L01's "Declare port" (validation-rules.md §D.1; kubelet-probes.md N2): the named port goes into
+ * L01's "Declare port" (docs/spec/validation-rules.md §D.1; docs/spec/kubelet-probes.md N2): the named port goes into
  * the probing container's own `ports`, written the way they already are. Each case applies the
  * edit and compares the whole file, then checks it again: L01 is gone, nothing new appears.
  */

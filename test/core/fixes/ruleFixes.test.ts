@@ -1,5 +1,5 @@
 /**
- * Every fix a rule attaches to its finding (the editor's quick fixes, design.md §4), applied to
+ * Every fix a rule attaches to its finding (the editor's quick fixes, docs/design.md §4), applied to
  * the text: the result must be exactly the corrected manifest, and checking it again must find
  * nothing the fix was meant to remove.
  */

@@ -1,5 +1,5 @@
 /**
- * "Add a startupProbe derived from liveness" (design.md §4 quick fixes; validation-rules.md §C
+ * "Add a startupProbe derived from liveness" (docs/design.md §4 quick fixes; docs/spec/validation-rules.md §C
  * B_start, §D.10–11): the text it inserts, checked by applying it and reading the result again.
  */
 import assert from 'node:assert/strict';

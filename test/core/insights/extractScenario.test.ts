@@ -1,5 +1,5 @@
 /**
- * A recording turned into a scenario (src/core/insights/extractScenario.ts, design.md §3): the
+ * A recording turned into a scenario (src/core/insights/extractScenario.ts, docs/design.md §3): the
  * round trip over real engine runs (simulate with S → record → extract → simulate again: the same
  * attempts, with the same outcomes, at the same moments), then each rule on its own — steps begin
  * at the attempt that saw them, readyAfter is the first success of any probe, what is not the

@@ -1,6 +1,6 @@
 /**
  * Recommendations from measurements (src/core/insights/recommend.ts, issue 12 §2;
- * validation-rules.md §C): timeoutSeconds over the p99, a startup budget over the observed
+ * docs/spec/validation-rules.md §C): timeoutSeconds over the p99, a startup budget over the observed
  * start-up (raised, or a startupProbe added from liveness), liveness f × p against the longest
  * failure burst — over real engine runs and hand-made local recordings. Every recommendation is
  * applied and checked: the rules find nothing new, the probe has the recommended value and no

@@ -1,5 +1,5 @@
 // P09–P13: validateProbe / validateLivenessProbe / validateReadinessProbe / validateStartupProbe
-// (validation-rules.md §A.3, §B). Derived from the specification, not from the implementation.
+// (docs/spec/validation-rules.md §A.3, §B). Derived from the specification, not from the implementation.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../../src/core/rules/types';

@@ -1,4 +1,4 @@
-// P01–P08: validateHandler / validate*Action (validation-rules.md §A.3, §B).
+// P01–P08: validateHandler / validate*Action (docs/spec/validation-rules.md §A.3, §B).
 // Derived from the specification, not from the implementation.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

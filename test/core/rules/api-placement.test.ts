@@ -1,5 +1,5 @@
 // P14–P17 (where probes are allowed), workload path prefixes, `kind: List`, multi-document files
-// (validation-rules.md §A.2, §A.3, §A.4). Derived from the specification, not from the implementation.
+// (docs/spec/validation-rules.md §A.2, §A.3, §A.4). Derived from the specification, not from the implementation.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../../src/core/rules/types';

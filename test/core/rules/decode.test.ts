@@ -1,5 +1,5 @@
 // D01 (unknown / mis-cased field, strict decoding) and D02 (JSON type mismatch)
-// (validation-rules.md §A.1, §A.5). Derived from the specification, not from the implementation.
+// (docs/spec/validation-rules.md §A.1, §A.5). Derived from the specification, not from the implementation.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../../src/core/rules/types';

@@ -400,7 +400,7 @@ for (const [why, fields] of L08_SILENT) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// N1–N3: resolveContainerPort (kubelet-probes.md §9)
+// N1–N3: resolveContainerPort (docs/spec/kubelet-probes.md §9)
 // ---------------------------------------------------------------------------------------------
 
 type Resolution = { ok: true; port: number } | { ok: false; error: string };

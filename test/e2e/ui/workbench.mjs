@@ -1,6 +1,6 @@
 // Driving the Code 1.100 web workbench with Playwright, as a user would: the quick input (F1),
 // editors, code lenses, hovers, the code action menu, Explorer panes and the status bar. Every
-// helper waits on the DOM (with a timeout) rather than sleeping. Selectors: ../shared/e2e/README.md.
+// helper waits on the DOM (with a timeout) rather than sleeping. Selectors: docs/e2e-recipe.md.
 
 /** Code renders `&nbsp;` around the lens separators and in hovers; compare plain spaces. */
 export function plain(text) {

@@ -1,7 +1,7 @@
 import { type DecodeIssue, documentDecodeIssues, type ManifestDocument } from '../../manifest';
 import type { DocumentRule, Issue } from '../types';
 
-/** Decode stage (validation-rules.md §A.5): the API server refuses the object before validating it. */
+/** Decode stage (docs/spec/validation-rules.md §A.5): the API server refuses the object before validating it. */
 const decodeStage = { scope: 'document', severity: 'error', category: 'api' } as const;
 
 export const D01: DocumentRule = {
@@ -28,7 +28,7 @@ export const D02: DocumentRule = {
 };
 
 /**
- * Decoding comes before validation (validation-rules.md §A.1), so a misspelled field inside a
+ * Decoding comes before validation (docs/spec/validation-rules.md §A.1), so a misspelled field inside a
  * probe that validation will forbid as a whole (P14, P16) still fails the request on its own.
  */
 function decodeIssues(document: ManifestDocument, rule: 'D01' | 'D02'): DecodeIssue[] {

@@ -4,7 +4,7 @@ import { HANDLER_TYPES, type IntOrString, type ProbeModel } from '../../manifest
 import { probeRange } from '../locate';
 import type { Issue, ProbeRule } from '../types';
 
-/** validateHandler / validate*Action (validation-rules.md §A.3): only the first handler is validated (P02). */
+/** validateHandler / validate*Action (docs/spec/validation-rules.md §A.3): only the first handler is validated (P02). */
 const api = { scope: 'probe', severity: 'error', category: 'api' } as const;
 
 export const P01: ProbeRule = {

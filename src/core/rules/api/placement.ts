@@ -3,7 +3,7 @@ import { type ContainerModel, PROBE_FIELDS } from '../../manifest';
 import { containerRange } from '../locate';
 import type { ContainerRule, PodRule } from '../types';
 
-/** Where probes may appear (validation-rules.md §A.4): one Forbidden per probe, contents not looked at. */
+/** Where probes may appear (docs/spec/validation-rules.md §A.4): one Forbidden per probe, contents not looked at. */
 const api = { severity: 'error', category: 'api' } as const;
 
 export const P14: ContainerRule = {

@@ -3,7 +3,7 @@ import { probeRange } from '../locate';
 import type { Fix, ProbeRule } from '../types';
 import { isShellProgram, shellScriptIndex, shellWord, usesPositionalParameters } from './shellInvocation';
 
-/** exec probes run their argv directly, with no shell (validation-rules.md §A.6, §D 19–21; kubelet-probes.md E1). */
+/** exec probes run their argv directly, with no shell (docs/spec/validation-rules.md §A.6, §D 19–21; docs/spec/kubelet-probes.md E1). */
 const runtime = { scope: 'probe', category: 'runtime' } as const;
 
 /** Shell syntax that means nothing to a program receiving it as an argument. */

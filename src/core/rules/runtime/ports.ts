@@ -7,7 +7,7 @@ import { closestName } from '../../text/closestName';
 import { probeRange } from '../locate';
 import type { Fix, Issue, ProbeRule } from '../types';
 
-/** Port checks the API server does not make but the kubelet depends on (validation-rules.md §D 1–8, N1–N3). */
+/** Port checks the API server does not make but the kubelet depends on (docs/spec/validation-rules.md §D 1–8, N1–N3). */
 const runtime = { scope: 'probe', category: 'runtime' } as const;
 
 /** What the kubelet does when every attempt is a prober error (P5), by probe type. */

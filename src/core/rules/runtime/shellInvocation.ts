@@ -1,5 +1,5 @@
 /**
- * How a shell reads its own argv, for exec probes that run one (validation-rules.md §D 19–20).
+ * How a shell reads its own argv, for exec probes that run one (docs/spec/validation-rules.md §D 19–20).
  * POSIX `sh -c [options] command_string [command_name [argument…]]`: after `-c`, further option
  * clusters (`-e`, `-x`, `+e`, `-o pipefail`, bash's `-O extglob` and `--long` options) are
  * still options; the first operand is the script, the next is `$0`, then `$1`… So

@@ -3,7 +3,7 @@ import { isLoopback } from '../../k8s/hosts';
 import { probeRange } from '../locate';
 import type { Issue, ProbeRule } from '../types';
 
-/** Who the kubelet connects to, and how (validation-rules.md §A.6, §D 7 and 9; kubelet-probes.md H2, H4). */
+/** Who the kubelet connects to, and how (docs/spec/validation-rules.md §A.6, §D 7 and 9; docs/spec/kubelet-probes.md H2, H4). */
 const runtime = { scope: 'probe', category: 'runtime' } as const;
 
 export const L07: ProbeRule = {

@@ -2,7 +2,7 @@ import { SIDECARS_SINCE } from '../../manifest/podSpec';
 import { containerRange, probeRange } from '../locate';
 import type { ContainerRule, Issue, ProbeRule } from '../types';
 
-/** Fields that exist but are off, or alpha, in the targeted Kubernetes version (validation-rules.md §A.7, §D.26). */
+/** Fields that exist but are off, or alpha, in the targeted Kubernetes version (docs/spec/validation-rules.md §A.7, §D.26). */
 const version = { category: 'runtime', severity: 'warning', id: 'L26', reference: 'validation-rules.md §A.7, §D.26' } as const;
 
 export const L26: ProbeRule = {

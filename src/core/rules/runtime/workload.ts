@@ -3,7 +3,7 @@ import { PROBE_FIELDS, type PodSpecModel, type ServiceModel } from '../../manife
 import { containerRange } from '../locate';
 import { type ContainerRule, type Issue, PROBING_CONTAINERS } from '../types';
 
-/** What probes mean for the kind of workload and container (validation-rules.md §D 17, 18, 22, 24). */
+/** What probes mean for the kind of workload and container (docs/spec/validation-rules.md §D 17, 18, 22, 24). */
 const runtime = { scope: 'container', category: 'runtime' } as const;
 
 export const L17: ContainerRule = {

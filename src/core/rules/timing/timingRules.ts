@@ -5,7 +5,7 @@ import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
 import { type ContainerRule, type Fix, type Issue, PROBING_CONTAINERS, type ProbeRule } from '../types';
 
-/** The formulas of validation-rules.md §C applied as checks (§D 10–16). */
+/** The formulas of docs/spec/validation-rules.md §C applied as checks (§D 10–16). */
 const timing = { category: 'timing' } as const;
 const containerTiming = { ...timing, scope: 'container', kinds: PROBING_CONTAINERS } as const;
 
@@ -84,7 +84,7 @@ export const L12: ProbeRule = {
 
 /**
  * L12's fix: timeoutSeconds one under periodSeconds, so a hanging attempt ends before the next
- * tick (validation-rules.md §C flags t ≥ p), and at least 1: the least that means itself (0 is
+ * tick (docs/spec/validation-rules.md §C flags t ≥ p), and at least 1: the least that means itself (0 is
  * defaulted to 1, §B; below 0 is P09). Only where timeoutSeconds is written in the probe itself:
  * an alias's anchor is shared.
  */
