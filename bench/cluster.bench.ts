@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readClusterPod } from '../src/core/cluster/clusterPod';
 import { connectToCluster } from '../src/core/cluster/connect';
-import { RealClock } from '../src/core/engine/clock';
+import { RealClock } from '../src/core/base/clock';
 import type { AttemptRequest } from '../src/core/engine/target';
 import { parseManifest } from '../src/core/manifest';
 import type { ProbeOutcome } from '../src/core/probers/types';

@@ -1,4 +1,4 @@
-import { seededRandom } from '../src/core/engine/random';
+import { seededRandom } from '../src/core/base/random';
 /**
  * Deterministic generator of realistic Kubernetes manifests for the benchmarks: Deployments with
  * 2–4 containers, each with all three probes (handlers of every type), env, ports and resources,

@@ -2,7 +2,7 @@
  * `node --expose-gc out/bench/heapAlone.js`: retained heap per idle probe worker, and per bare
  * pending timer as the baseline, each after a full collection. Prints one JSON line.
  */
-import { RealClock } from '../src/core/engine/clock';
+import { RealClock } from '../src/core/base/clock';
 import { desiredPods, Manager, podRuntimes } from '../src/core/engine/manager';
 import { parseManifest } from '../src/core/manifest';
 import { LocalTarget, ObservedProcesses } from '../src/core/targets/local';

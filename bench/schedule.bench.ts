@@ -6,8 +6,8 @@
  * timer's ideal grid, so the drift of setInterval counts against it as it would in a prober.
  */
 import { connect } from 'node:net';
-import { type Clock, RealClock } from '../src/core/engine/clock';
-import type { Disposable } from '../src/core/engine/disposable';
+import { type Clock, RealClock } from '../src/core/base/clock';
+import type { Disposable } from '../src/core/base/disposable';
 import { desiredPods, Manager, podRuntimes } from '../src/core/engine/manager';
 import { parseManifest } from '../src/core/manifest';
 import { LocalTarget, ObservedProcesses } from '../src/core/targets/local';

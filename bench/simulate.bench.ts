@@ -4,7 +4,7 @@
  * driving the same number of fixed-rate timers with an empty callback — the floor any
  * simulation on this clock pays — so the ratio says what the kubelet logic costs on top.
  */
-import { VirtualClock } from '../src/core/engine/clock';
+import { VirtualClock } from '../src/core/base/clock';
 import { parseManifest } from '../src/core/manifest';
 import { DEFAULT_SCENARIO } from '../src/core/scenario/scenario';
 import { simulate } from '../src/core/simulate';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { RealClock } from '../core/engine/clock';
+import { RealClock } from '../core/base/clock';
 import { desiredPods, Manager, podRuntimes } from '../core/engine/manager';
 import { KUBELET_UP_MS } from '../core/engine/podRuntime';
 import { isLoopback } from '../core/k8s/hosts';

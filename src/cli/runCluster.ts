@@ -1,7 +1,7 @@
 import { type ClusterNotice, ClusterProbing } from '../core/cluster/clusterProbing';
 import { namespacesText, noticeText, proxyStateTeller } from '../core/cluster/noticeText';
 import { connectToCluster } from '../core/cluster/connect';
-import { RealClock } from '../core/engine/clock';
+import { RealClock } from '../core/base/clock';
 import { desiredPods } from '../core/engine/manager';
 import type { KubectlConfig } from '../core/k8s/kubectl';
 import type { PageAssets } from './format/html';

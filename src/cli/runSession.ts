@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import type { RealClock } from '../core/engine/clock';
-import type { Disposable } from '../core/engine/disposable';
+import type { RealClock } from '../core/base/clock';
+import type { Disposable } from '../core/base/disposable';
 import { htmlOutput, type PageAssets } from './format/html';
 import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
 import { type CliIo, INTERNAL_ERROR_EXIT, internalErrorText } from './io';

@@ -1,8 +1,8 @@
-import { VirtualClock } from './engine/clock';
-import type { Disposable } from './engine/disposable';
+import { VirtualClock } from './base/clock';
+import type { Disposable } from './base/disposable';
 import type { EventSink } from './engine/events';
 import { desiredPods, Manager, podRuntimes } from './engine/manager';
-import { seededRandom } from './engine/random';
+import { seededRandom } from './base/random';
 import type { Manifest } from './manifest';
 import type { Scenario } from './scenario/scenario';
 import { SimulatedProcesses, SimulatedTarget } from './targets/simulated';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { VirtualClock } from '../../src/core/engine/clock';
+import { VirtualClock } from '../../src/core/base/clock';
 import type { EngineEvent } from '../../src/core/engine/events';
 import { desiredPods } from '../../src/core/engine/manager';
 import { PodRuntime } from '../../src/core/engine/podRuntime';

@@ -1,5 +1,5 @@
-import type { Clock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import type { EventSink } from '../engine/events';
 import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
 import { watchList } from '../k8s/watch';

@@ -1,5 +1,5 @@
-import type { Clock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import { KubeApi } from '../k8s/kubeApi';
 import type { KubectlConfig } from '../k8s/kubectl';
 import { classifyKubectlError, type KubectlError } from '../k8s/kubectlErrors';

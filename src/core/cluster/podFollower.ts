@@ -1,5 +1,5 @@
-import type { Clock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import type { DesiredPod } from '../engine/manager';
 import type { PodIdentity } from '../engine/target';
 import type { ApiFailure, KubeApi } from '../k8s/kubeApi';

@@ -1,5 +1,5 @@
-import type { Clock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import type { EngineEvent, EventSink } from '../engine/events';
 import { type Explanation, explainDisagreement } from './disagreementCause';
 import { type RuntimeFacts, UNKNOWN_RUNTIME } from './nodeRuntime';

@@ -1,5 +1,5 @@
 import type { ContainerModel, ProbeModel, ProbeType } from '../manifest';
-import type { Disposable } from './disposable';
+import type { Disposable } from '../base/disposable';
 import type { ContainerState, ContainerStatusView } from './podState';
 import type { ContainerProcess } from './target';
 

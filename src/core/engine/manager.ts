@@ -1,5 +1,5 @@
 import { type ContainerModel, type Manifest, PROBING_CONTAINERS, type PodSpecModel, type ProbeModel } from '../manifest';
-import type { Disposable } from './disposable';
+import type { Disposable } from '../base/disposable';
 import { PodRuntime, type PodRuntimeOptions } from './podRuntime';
 import type { PodIdentity } from './target';
 

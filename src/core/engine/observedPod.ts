@@ -1,9 +1,9 @@
 import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
-import type { Clock } from './clock';
+import type { Clock } from '../base/clock';
 import { ContainerRecord } from './containerRecord';
 import { QueuedSync } from './queuedSync';
-import type { Disposable } from './disposable';
+import type { Disposable } from '../base/disposable';
 import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, workerLine } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
 import { containersReady, isReady, isStarted } from './podStatus';

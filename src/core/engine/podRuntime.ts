@@ -1,11 +1,11 @@
 import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
-import type { Clock } from './clock';
+import type { Clock } from '../base/clock';
 import { ContainerRecord } from './containerRecord';
 import { QueuedSync } from './queuedSync';
 import { backOffEventMessage, crashLoopMessage } from './crashLoop';
-import type { Disposable } from './disposable';
+import type { Disposable } from '../base/disposable';
 import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, probeKillMessage, workerLine } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
 import { type InitContainerView, type InitStep, initializationStep } from './initialization';

@@ -1,7 +1,7 @@
 import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import { RetryingCall, verdictOf } from './attempt';
-import type { Clock } from './clock';
+import type { Clock } from '../base/clock';
 import type { ContainerRecord, ProbeRunner } from './containerRecord';
 import type { PodStatusView } from './podState';
 import type { ResultsCache } from './results';

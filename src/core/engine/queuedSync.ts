@@ -1,5 +1,5 @@
-import type { Clock } from './clock';
-import type { Disposable } from './disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 
 /**
  * K1: result updates (and exits) reach a pod's sync asynchronously, as through the kubelet's

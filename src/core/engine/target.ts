@@ -1,6 +1,6 @@
 import type { ContainerModel, EffectiveProbe, PodSpecModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
-import type { Disposable } from './disposable';
+import type { Disposable } from '../base/disposable';
 
 export interface PodIdentity {
   readonly name: string;

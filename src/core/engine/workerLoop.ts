@@ -1,5 +1,5 @@
-import type { Clock } from './clock';
-import type { Disposable } from './disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 
 export interface LoopTarget {
   doProbe(done: (keepGoing: boolean) => void): void;

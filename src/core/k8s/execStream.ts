@@ -1,4 +1,4 @@
-import type { Disposable } from '../engine/disposable';
+import type { Disposable } from '../base/disposable';
 import { CappedBuffer } from '../probers/boundedProcess';
 import { clip } from '../text/sentence';
 import { type ApiFailure, type ApiStatus, parseStatus } from './apiStatus';

@@ -1,7 +1,7 @@
 import type { Duplex, Readable } from 'node:stream';
 import type * as Undici from 'undici';
-import { type Clock, RealClock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import { type Clock, RealClock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import { type ApiFailure, answerMalformed, answerTooLarge, apiAborted, apiTimedOut, httpFailure, proxyUnreachable } from './apiStatus';
 
 export type { ApiFailure } from './apiStatus';

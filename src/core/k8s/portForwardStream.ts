@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type * as Undici from 'undici';
-import { type Clock, RealClock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import { type Clock, RealClock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import { clip } from '../text/sentence';
 import type { ApiFailure } from './apiStatus';
 import { channelFrame, PORT_FORWARD_CHANNEL, PortPrefix, readChannelFrame } from './channels';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { Clock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import { type ApiFailure, type ApiStatus, answerMalformed, httpFailure, proxyUnreachable, sizeText } from './apiStatus';
 import type { KubeApi } from './kubeApi';
 

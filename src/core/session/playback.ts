@@ -1,4 +1,4 @@
-import type { VirtualClock } from '../engine/clock';
+import type { VirtualClock } from '../base/clock';
 
 /** A step of real time never plays more than this (a stalled extension host does not make a simulation lurch). */
 export const MAX_STEP_REAL_MS = 1000;

@@ -1,6 +1,6 @@
 import type { ClusterPod } from '../cluster/clusterPod';
 import type { StreamRefusal } from '../cluster/streamAccess';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../base/clock';
 import type { AttemptRequest, ProbeTarget } from '../engine/target';
 import { expandCommand } from '../k8s/expand';
 import { type ExecResult, runExec } from '../k8s/execStream';

@@ -1,5 +1,5 @@
 import * as net from 'node:net';
-import type { Disposable } from '../engine/disposable';
+import type { Disposable } from '../base/disposable';
 import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
 import { bridge, openPortForward, type PortForwardEnd, type PortForwardTarget } from '../k8s/portForwardStream';
 import { replayingPortForward } from '../k8s/replayingPortForward';

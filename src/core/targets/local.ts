@@ -1,7 +1,7 @@
 import { expandCommand } from '../k8s/expand';
 import { isLoopback } from '../k8s/hosts';
-import type { Disposable } from '../engine/disposable';
-import { NO_OP } from '../engine/disposable';
+import type { Disposable } from '../base/disposable';
+import { NO_OP } from '../base/disposable';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../engine/target';
 import type { ContainerModel, HandlerType } from '../manifest';
 import type { ExecProbeTarget } from '../probers/exec';

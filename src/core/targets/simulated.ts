@@ -1,7 +1,7 @@
 import { type ProbeOutcome, proberError, timeoutMessage } from '../probers/types';
 import { type ContainerScript, type Scenario, type ScriptedOutcome, scriptedExit, scriptedOutcome, scriptFor } from '../scenario/scenario';
-import type { Clock } from '../engine/clock';
-import { type Disposable, NO_OP } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import { type Disposable, NO_OP } from '../base/disposable';
 import type { AttemptRequest, ContainerProcess, ContainerProcesses, ProbeTarget, ProcessRequest } from '../engine/target';
 import { goDuration, goQuote, joinHostPort } from '../probers/goFormat';
 import { formatProbeUrl } from '../probers/probeUrl';

@@ -1,5 +1,5 @@
-import type { Clock } from '../engine/clock';
-import type { Disposable } from '../engine/disposable';
+import type { Clock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
 import type { EngineEvent } from '../engine/events';
 
 /** A live panel gets at most this many messages a second, however fast the engine goes. */

@@ -1,6 +1,6 @@
 import { ClusterProbing, type ClusterNotice } from '../../core/cluster/clusterProbing';
 import type { ClusterConnection } from '../../core/cluster/connect';
-import { RealClock } from '../../core/engine/clock';
+import { RealClock } from '../../core/base/clock';
 import type { ProbeTarget } from '../../core/engine/target';
 import { EXEC_NOT_ALLOWED } from '../../core/targets/cluster';
 import { ExecGate } from '../safety/execGate';

@@ -7,7 +7,7 @@ import { connectToCluster } from '../../core/cluster/connect';
 import type { KubeContexts } from '../../core/k8s/kubeContexts';
 import type { ClusterNotice } from '../../core/cluster/clusterProbing';
 import { namespacesText, noticeText, proxyStateTeller } from '../../core/cluster/noticeText';
-import { RealClock } from '../../core/engine/clock';
+import { RealClock } from '../../core/base/clock';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import type { ProbeOutcome } from '../../core/probers/types';
 import { matchScenario } from '../../core/scenario/match';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { RealClock } from '../../core/engine/clock';
+import { RealClock } from '../../core/base/clock';
 import type { DesiredPod } from '../../core/engine/manager';
 import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import { isLoopback } from '../../core/k8s/hosts';

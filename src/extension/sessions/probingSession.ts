@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
-import type { Disposable } from '../../core/engine/disposable';
+import type { Disposable } from '../../core/base/disposable';
 import type { EngineEvent, PauseLine } from '../../core/engine/events';
 import { type DesiredPod, desiredPodsOf, Manager, podRuntimes, probeDependencies } from '../../core/engine/manager';
 import type { PodRuntime, PodRuntimeOptions, RestartOutcome } from '../../core/engine/podRuntime';

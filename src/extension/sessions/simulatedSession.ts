@@ -1,5 +1,5 @@
-import { VirtualClock } from '../../core/engine/clock';
-import { seededRandom } from '../../core/engine/random';
+import { VirtualClock } from '../../core/base/clock';
+import { seededRandom } from '../../core/base/random';
 import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
 import type { Scenario } from '../../core/scenario/scenario';
 import { Playback } from '../../core/session/playback';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { RealClock } from '../../core/engine/clock';
+import { RealClock } from '../../core/base/clock';
 import type { EngineEvent } from '../../core/engine/events';
 import { EventBatcher } from '../../core/timeline/batcher';
 import { type RunHeader, runHeader } from '../../core/timeline/jsonl';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { type DisagreementEvidence, explainDisagreement } from '../../../src/core/cluster/disagreementCause';
 import { dialledAddresses, dialWords, readRuntimeVersion, runtimeWords, UNKNOWN_RUNTIME } from '../../../src/core/cluster/nodeRuntime';
 import { VerdictComparer } from '../../../src/core/cluster/verdicts';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
 
 // Why our readiness and the cluster kubelet's differ, said only as far as the evidence goes: what

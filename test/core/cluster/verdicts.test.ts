@@ -5,7 +5,7 @@ import { podListPath } from '../../../src/core/cluster/podFollower';
 import { type DisagreementEvidence, explainDisagreement } from '../../../src/core/cluster/disagreementCause';
 import { UNKNOWN_RUNTIME } from '../../../src/core/cluster/nodeRuntime';
 import { VerdictComparer } from '../../../src/core/cluster/verdicts';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { desiredPods } from '../../../src/core/engine/manager';
 import { parseManifest } from '../../../src/core/manifest';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Backoff } from '../../../src/core/engine/backoff';
-import { VirtualClock } from '../../../src/core/engine/clock';
-import { type Disposable, NO_OP } from '../../../src/core/engine/disposable';
+import { VirtualClock } from '../../../src/core/base/clock';
+import { type Disposable, NO_OP } from '../../../src/core/base/disposable';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { type DesiredPod, desiredPods, Manager, podRuntimes } from '../../../src/core/engine/manager';
 import { containersReady, isReady, isStarted } from '../../../src/core/engine/podStatus';
-import { seededRandom } from '../../../src/core/engine/random';
+import { seededRandom } from '../../../src/core/base/random';
 import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../../../src/core/engine/target';
 import { parseManifest, type ProbeType } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';

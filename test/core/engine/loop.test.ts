@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import { type LoopTarget, WorkerLoop } from '../../../src/core/engine/workerLoop';
 
 const S = 1000;

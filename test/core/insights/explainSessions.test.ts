@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { desiredPods } from '../../../src/core/engine/manager';
 import { type ObservedContainer, ObservedPodRuntime } from '../../../src/core/engine/observedPod';

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { VirtualClock } from '../../../src/core/engine/clock';
-import type { Disposable } from '../../../src/core/engine/disposable';
+import { VirtualClock } from '../../../src/core/base/clock';
+import type { Disposable } from '../../../src/core/base/disposable';
 import { bridge, type PortForwardEnd, type PortForwardEvents, type PortForwardStream } from '../../../src/core/k8s/portForwardStream';
 import { until } from './clusterHarness';
 

@@ -3,7 +3,7 @@
  * kubectl (its dispatcher runs kubectl.1.29 for a 1.29 server, kubectl.1.32 for 1.32), and a
  * KubeApi on the proxy's socket: what a cluster session runs on.
  */
-import { RealClock } from '../../../src/core/engine/clock';
+import { RealClock } from '../../../src/core/base/clock';
 import type { KubectlConfig } from '../../../src/core/k8s/kubectl';
 import { KubectlProxy, type KubectlProxyOptions } from '../../../src/core/k8s/kubectlProxy';
 import { KubeApi } from '../../../src/core/k8s/kubeApi';

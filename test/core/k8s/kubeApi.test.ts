@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocketServer } from 'ws';
-import { RealClock } from '../../../src/core/engine/clock';
+import { RealClock } from '../../../src/core/base/clock';
 import { KubeApi } from '../../../src/core/k8s/kubeApi';
 import { activeCounts, grew } from '../../helpers/activeResources';
 import { scratchDir } from '../../helpers/scratch';

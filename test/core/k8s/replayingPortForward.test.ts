@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
-import type { Disposable } from '../../../src/core/engine/disposable';
+import { VirtualClock } from '../../../src/core/base/clock';
+import type { Disposable } from '../../../src/core/base/disposable';
 import type { PortForwardEnd, PortForwardEvents, PortForwardStream } from '../../../src/core/k8s/portForwardStream';
 import { replayingPortForward } from '../../../src/core/k8s/replayingPortForward';
 

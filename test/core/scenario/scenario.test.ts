@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import { desiredPods } from '../../../src/core/engine/manager';
 import { parseManifest, type PodSpecModel } from '../../../src/core/manifest';
 import { closestName } from '../../../src/core/text/closestName';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import { MAX_STEP_REAL_MS, Playback } from '../../../src/core/session/playback';
 import { webPod } from '../../helpers/engine';
 import { sessionRun } from './sessionRun';

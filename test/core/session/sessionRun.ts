@@ -3,10 +3,10 @@
  * one: `carried-out` kills with the scenario's processes, or `reported` kills with processes only
  * observed (a local or cluster session), the probes still answered by the scenario.
  */
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { desiredPods, Manager, podRuntimes } from '../../../src/core/engine/manager';
-import { seededRandom } from '../../../src/core/engine/random';
+import { seededRandom } from '../../../src/core/base/random';
 import { parseManifest } from '../../../src/core/manifest';
 import type { KillMode, SessionSnapshot } from '../../../src/core/session/snapshot';
 import { SessionState } from '../../../src/core/session/state';

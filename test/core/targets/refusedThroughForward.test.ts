@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { readClusterPod } from '../../../src/core/cluster/clusterPod';
-import { RealClock } from '../../../src/core/engine/clock';
+import { RealClock } from '../../../src/core/base/clock';
 import type { AttemptRequest } from '../../../src/core/engine/target';
 import { parseManifest } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import { desiredPods } from '../../../src/core/engine/manager';
 import type { AttemptRequest } from '../../../src/core/engine/target';
 import { parseManifest, type ProbeType } from '../../../src/core/manifest';

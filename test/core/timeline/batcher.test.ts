@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../../../src/core/engine/clock';
+import { VirtualClock } from '../../../src/core/base/clock';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { EventBatcher, TIMELINE_MESSAGES_PER_SECOND } from '../../../src/core/timeline/batcher';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RealClock } from '../../../src/core/engine/clock';
+import { RealClock } from '../../../src/core/base/clock';
 
 /** Keeps the event loop busy for `ms`, as a burst of stream traffic does. */
 function busy(ms: number): void {
