@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { PlacedPodSpec } from '../core/editing/incrementalChecker';
 import type { ContainerModel } from '../core/manifest';
-import type { TextEdit } from '../core/rules/types';
+import type { TextEdit } from '../core/text/edits';
 import { toVsRange } from './documents/positions';
 
 /** What the commands behind quick fixes share (`probeLens.addStartupProbe`, `probeLens.declarePort`). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { checkText, type CheckOptions } from '../../src/core/check';
-import { applyTextEdits } from '../../src/core/fixes/text';
+import { applyTextEdits } from '../../src/core/text/edits';
 import type { Finding } from '../../src/core/rules/types';
 
 /** Findings for a YAML text, as `probe-lens check` computes them. */

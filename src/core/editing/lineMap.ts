@@ -1,3 +1,4 @@
+import { splitLines } from '../text/lines';
 import type { Position, Range } from '../text/range';
 
 /**
@@ -23,8 +24,8 @@ export interface LinePlacement {
 }
 
 export function lineMapBetween(oldText: string, newText: string): LineMap {
-  const oldLines = oldText.split('\n');
-  const newLines = newText.split('\n');
+  const oldLines = splitLines(oldText);
+  const newLines = splitLines(newText);
   const shorter = Math.min(oldLines.length, newLines.length);
   let head = 0;
   while (head < shorter && oldLines[head] === newLines[head]) head++;

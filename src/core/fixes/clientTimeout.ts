@@ -1,10 +1,11 @@
 import type { ProbeModel } from '../manifest';
 import { CLIENT_TIMEOUT_OPTION, clientsWithoutTimeout, type NetworkClient } from '../rules/runtime/exec';
 import { shellScriptIndex } from '../rules/runtime/shellInvocation';
-import type { Fix, TextEdit } from '../rules/types';
+import type { Fix } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import { type Range, shiftRange } from '../text/range';
 import { probeFieldEdit } from './probeField';
-import { lineBreakOf, splitLines } from './text';
+import { lineBreakOf, splitLines } from '../text/lines';
 import { writtenInProbe } from './written';
 import { insertAt, insertIntoSequenceAfter, textOf, yamlScalar } from './yamlText';
 

@@ -1,8 +1,8 @@
 import { findPortByName } from '../k8s/ports';
 import type { ContainerModel, ContainerPort } from '../manifest';
-import type { TextEdit } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import { comparePositions, type Position, type Range, shiftRange } from '../text/range';
-import { lineBreakOf, splitLines } from './text';
+import { lineBreakOf, splitLines } from '../text/lines';
 import { writtenInContainer } from './written';
 import { appendToMap, insertAt, insertIntoSequenceAfter, isFlowAt, linesAfter, prependToMap, yamlScalar } from './yamlText';
 

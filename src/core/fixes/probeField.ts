@@ -1,7 +1,7 @@
 import type { ProbeModel, SourceLocation } from '../manifest';
-import type { TextEdit } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import { comparePositions, type Position, type Range, shiftRange } from '../text/range';
-import { lineBreakOf, splitLines } from './text';
+import { lineBreakOf, splitLines } from '../text/lines';
 import { probeOwnText, writtenInProbe } from './written';
 import { appendToMap } from './yamlText';
 

@@ -1,8 +1,8 @@
 import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS } from '../analysis/timing';
 import type { ContainerModel, ProbeModel } from '../manifest';
-import type { TextEdit } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import { type Range, shiftRange } from '../text/range';
-import { lineBreakOf, splitLines } from './text';
+import { lineBreakOf, splitLines } from '../text/lines';
 import { writtenInContainer } from './written';
 import { insertAt, isFlowAt, linesAfter, textOf } from './yamlText';
 

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import type { TextEdit } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import type { Position, Range } from '../text/range';
 
 /**

@@ -2,7 +2,7 @@ import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds }
 import { desiredPods } from '../engine/manager';
 import { deriveStartupProbe, startupFailureThreshold } from '../fixes/startupProbe';
 import { type ContainerModel, DEFAULT_MINOR_VERSION, parseManifest, PROBING_CONTAINERS, type ProbeModel, type ProbeType } from '../manifest';
-import type { TextEdit } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import type { KillMode } from '../session/snapshot';
 import { type FieldEditContext, fieldEditContext, probeFieldEdits } from '../fixes/probeField';
 import { observedStartup, type ProbeFigures, probeFigures } from './figures';

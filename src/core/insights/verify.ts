@@ -1,6 +1,7 @@
 import { type CheckSettings, IncrementalChecker, type ManifestSnapshot } from '../editing/incrementalChecker';
-import { applyTextEdits } from '../fixes/text';
-import type { Finding, TextEdit } from '../rules/types';
+import { applyTextEdits } from '../text/edits';
+import type { Finding } from '../rules/types';
+import type { TextEdit } from '../text/edits';
 import { compareRanges, comparePositions } from '../text/range';
 
 /** What edits did to a manifest, as the rules and the models see it. */

@@ -1,4 +1,5 @@
 import { Composer, type CST, type Document, isAlias, LineCounter, type Node, Parser, visit } from 'yaml';
+import { lineSpans } from '../text/lines';
 import type { Range } from '../text/range';
 import { type DocumentChunk, splitDocuments } from './documentChunks';
 import { relaxIndentation } from './goYamlLeniency';
@@ -307,11 +308,7 @@ function isEmptyDocument(yaml: Document.Parsed): boolean {
  */
 function countLines(text: string): LineCounter {
   const lineCounter = new LineCounter();
-  lineCounter.addNewLine(0);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) lineCounter.addNewLine(i + 1);
-  }
+  for (const span of lineSpans(text)) lineCounter.addNewLine(span.start);
   return lineCounter;
 }
 

@@ -1,4 +1,5 @@
 import type { ContainerKind, ContainerModel, ManifestDocument, PodSpecModel, ProbeModel, ServiceModel } from '../manifest';
+import type { TextEdit } from '../text/edits';
 import type { Range } from '../text/range';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -10,11 +11,6 @@ export type Severity = 'error' | 'warning' | 'info';
 export type ApiErrorKind = 'Required' | 'Invalid' | 'Forbidden' | 'NotSupported' | 'UnknownField' | 'TypeMismatch';
 
 export type RuleCategory = 'yaml' | 'api' | 'runtime' | 'timing';
-
-export interface TextEdit {
-  readonly range: Range;
-  readonly newText: string;
-}
 
 /** A mechanical correction, offered as a quick fix in the editor. */
 export interface Fix {

@@ -1,4 +1,5 @@
-import type { TextEdit } from '../rules/types';
+import type { TextEdit } from './edits';
+import { lineSpans } from './lines';
 import { compareRanges, type Position } from './range';
 
 /**
@@ -15,20 +16,9 @@ interface Line {
   readonly end: string;
 }
 
-/** The text's lines as editors count them (`\r\n`, `\n`, lone `\r`); a text ending in a break has an empty last line with none. */
+/** The text's lines as editors count them (lines.ts), each with its own break. */
 function linesOf(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 10 && c !== 13) continue;
-    const crlf = c === 13 && text.charCodeAt(i + 1) === 10;
-    lines.push({ text: text.slice(start, i), end: crlf ? '\r\n' : text.charAt(i) });
-    if (crlf) i++;
-    start = i + 1;
-  }
-  lines.push({ text: text.slice(start), end: '' });
-  return lines;
+  return lineSpans(text).map((span) => ({ text: text.slice(span.start, span.end), end: span.lineBreak }));
 }
 
 /** A run of whole lines replaced: `from`..`to` (inclusive) of the old text by `lines`. */

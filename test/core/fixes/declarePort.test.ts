@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { containerPortProblem, declarePort, declarePortObstacle, suggestedContainerPort } from '../../../src/core/fixes/declarePort';
-import { applyTextEdits } from '../../../src/core/fixes/text';
+import { applyTextEdits } from '../../../src/core/text/edits';
 import { type ContainerModel, parseManifest } from '../../../src/core/manifest';
 import { check, podSpec, podWith } from '../../helpers/manifests';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fieldEditContext, probeFieldEdits } from '../../../src/core/fixes/probeField';
-import { applyTextEdits } from '../../../src/core/fixes/text';
+import { applyTextEdits } from '../../../src/core/text/edits';
 import { parseManifest, type ProbeModel, type ProbeType } from '../../../src/core/manifest';
 import { podWith } from '../../helpers/manifests';
 

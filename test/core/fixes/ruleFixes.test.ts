@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { applyTextEdits, lineBreakOf, offsetAt, splitLines } from '../../../src/core/fixes/text';
+import { lineBreakOf, splitLines } from '../../../src/core/text/lines';
+import { applyTextEdits, offsetAt } from '../../../src/core/text/edits';
 import { textOf, yamlScalar } from '../../../src/core/fixes/yamlText';
 import { check, podWith } from '../../helpers/manifests';
 

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { startupBudgetSeconds } from '../../../src/core/analysis/timing';
 import { IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
 import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../../../src/core/fixes/startupProbe';
-import { applyTextEdits } from '../../../src/core/fixes/text';
+import { applyTextEdits } from '../../../src/core/text/edits';
 import { type ContainerModel, parseManifest } from '../../../src/core/manifest';
 import { check, podWith } from '../../helpers/manifests';
 

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../../../src/core/analysis/timing';
 import type { EngineEvent } from '../../../src/core/engine/events';
-import { applyTextEdits } from '../../../src/core/fixes/text';
+import { applyTextEdits } from '../../../src/core/text/edits';
 import { buildHistory } from '../../../src/core/insights/history';
 import { manifestPodNames, measureRecording } from '../../../src/core/insights/measure';
 import { type AddedStartupProbe, type Recommendation, type RecommendationReport, recommend } from '../../../src/core/insights/recommend';

@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { applyTextEdits } from '../../../src/core/fixes/text';
-import type { TextEdit } from '../../../src/core/rules/types';
+import { applyTextEdits } from '../../../src/core/text/edits';
+import type { TextEdit } from '../../../src/core/text/edits';
 import { unifiedDiff } from '../../../src/core/text/unifiedDiff';
 import { scratchDir } from '../../helpers/scratch';
 

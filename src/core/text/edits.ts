@@ -1,39 +1,10 @@
-import type { TextEdit } from '../rules/types';
-import { compareRanges, type Position } from '../text/range';
+import { lineSpans, type LineSpan } from './lines';
+import { compareRanges, type Position, type Range } from './range';
 
-/**
- * Line breaks as editors and the manifest reader (yamlFile.ts `countLines`) count them: `\r\n`,
- * `\n` and a lone `\r`. Positions made by the reader index into these lines.
- */
-const LINE_BREAK = /\r\n|\n|\r/;
-
-export function splitLines(text: string): string[] {
-  return text.split(LINE_BREAK);
-}
-
-/** The file's own line break (its first one), so inserted lines match the rest; `\n` when it has none. */
-export function lineBreakOf(text: string): string {
-  return LINE_BREAK.exec(text)?.[0] ?? '\n';
-}
-
-/** Where each line starts, and where its content ends (before its line break). */
-interface LineSpan {
-  readonly start: number;
-  readonly end: number;
-}
-
-function lineSpans(text: string): LineSpan[] {
-  const spans: LineSpan[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 10 && c !== 13) continue;
-    spans.push({ start, end: i });
-    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-    start = i + 1;
-  }
-  spans.push({ start, end: text.length });
-  return spans;
+/** A replacement of a range of a text, as an editor's `TextEdit` and the LSP's. */
+export interface TextEdit {
+  readonly range: Range;
+  readonly newText: string;
 }
 
 /** Offset of a position, clamped into the text as an editor clamps it. */
