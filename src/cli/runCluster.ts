@@ -3,7 +3,7 @@ import { namespacesText, noticeText, proxyStateTeller } from '../core/cluster/no
 import { connectToCluster } from '../core/cluster/connect';
 import { RealClock } from '../core/base/clock';
 import { desiredPods } from '../core/engine/manager';
-import type { KubectlConfig } from '../core/k8s/kubectl';
+import type { KubectlConfig } from '../core/kubeclient/kubectl';
 import type { PageAssets } from './format/html';
 import type { CliIo } from './io';
 import { loadRunnableManifest } from './manifestInput';

@@ -1,8 +1,8 @@
 import type { Clock } from '../base/clock';
 import type { Disposable } from '../base/disposable';
 import type { EventSink } from '../engine/events';
-import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
-import { watchList } from '../k8s/watch';
+import type { ApiFailure, KubeApi } from '../kubeclient/kubeApi';
+import { watchList } from '../kubeclient/watch';
 import type { ClusterPod } from './clusterPod';
 
 export interface PodEventsOptions {

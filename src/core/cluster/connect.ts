@@ -1,10 +1,10 @@
 import type { Clock } from '../base/clock';
 import type { Disposable } from '../base/disposable';
-import { KubeApi } from '../k8s/kubeApi';
-import type { KubectlConfig } from '../k8s/kubectl';
-import { classifyKubectlError, type KubectlError } from '../k8s/kubectlErrors';
-import { KubectlProxy, type ProxyFailure, type ProxyState } from '../k8s/kubectlProxy';
-import { type ClusterVersion, clusterVersion, type ContextsResult, type KubeContexts, readContexts } from '../k8s/kubeContexts';
+import { KubeApi } from '../kubeclient/kubeApi';
+import type { KubectlConfig } from '../kubeclient/kubectl';
+import { classifyKubectlError, type KubectlError } from '../kubeclient/kubectlErrors';
+import { KubectlProxy, type ProxyFailure, type ProxyState } from '../kubeclient/kubectlProxy';
+import { type ClusterVersion, clusterVersion, type ContextsResult, type KubeContexts, readContexts } from '../kubeclient/kubeContexts';
 
 /** What kubectl says with no kubeconfig or no current context: the classifier knows it. */
 const NO_CONTEXT = 'The connection to the server localhost:8080 was refused - did you specify the right host or port?';

@@ -1,4 +1,4 @@
-import type { KubeApi } from '../k8s/kubeApi';
+import type { KubeApi } from '../kubeclient/kubeApi';
 
 /**
  * What a pod's container runtime is, as far as the cluster says: it decides what a port-forward

@@ -1,5 +1,5 @@
 import type { DesiredPod } from '../engine/manager';
-import type { ProxyFailure, ProxyState } from '../k8s/kubectlProxy';
+import type { ProxyFailure, ProxyState } from '../kubeclient/kubectlProxy';
 import type { ClusterNotice } from './clusterProbing';
 
 /** A cluster notice in one line: the CLI's stderr, the extension's log. */

@@ -2,8 +2,8 @@ import type { Clock } from '../base/clock';
 import type { Disposable } from '../base/disposable';
 import type { DesiredPod } from '../engine/manager';
 import type { PodIdentity } from '../engine/target';
-import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
-import { type WatchEventType, watchList } from '../k8s/watch';
+import type { ApiFailure, KubeApi } from '../kubeclient/kubeApi';
+import { type WatchEventType, watchList } from '../kubeclient/watch';
 import type { PodSpecModel } from '../manifest';
 import { type ClusterPod, choosePod, isProbeable, readClusterPod } from './clusterPod';
 

@@ -1,4 +1,4 @@
-import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
+import type { ApiFailure, KubeApi } from '../kubeclient/kubeApi';
 
 /**
  * Why the cluster refused a port-forward or exec stream, said exactly. RBAC authorises a request

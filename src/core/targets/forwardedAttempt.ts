@@ -1,8 +1,8 @@
 import * as net from 'node:net';
 import type { Disposable } from '../base/disposable';
-import type { ApiFailure, KubeApi } from '../k8s/kubeApi';
-import { bridge, openPortForward, type PortForwardEnd, type PortForwardTarget } from '../k8s/portForwardStream';
-import { replayingPortForward } from '../k8s/replayingPortForward';
+import type { ApiFailure, KubeApi } from '../kubeclient/kubeApi';
+import { bridge, openPortForward, type PortForwardEnd, type PortForwardTarget } from '../kubeclient/portForwardStream';
+import { replayingPortForward } from '../kubeclient/replayingPortForward';
 
 /** How the port-forward streams of one attempt went, worst first. */
 export type ForwardVerdict =

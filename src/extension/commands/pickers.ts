@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DesiredPod } from '../../core/engine/manager';
 import { parseManifest, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
-import type { KubeContexts } from '../../core/k8s/kubeContexts';
+import type { KubeContexts } from '../../core/kubeclient/kubeContexts';
 import { baseName } from '../documents/fileNames';
 import type { ProbingSession } from '../sessions/probingSession';
 

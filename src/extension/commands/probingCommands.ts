@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RestartOutcome } from '../../core/engine/podRuntime';
 import type { ExecConsent } from '../safety/execConsent';
 import { probingRefusal } from '../safety/trust';
-import { type KubeContexts, readContexts } from '../../core/k8s/kubeContexts';
+import { type KubeContexts, readContexts } from '../../core/kubeclient/kubeContexts';
 import type { LocalStarted, Outcome, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
 import { readSettings } from '../settings';
 import type { ProbingSession } from '../sessions/probingSession';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { KubectlError } from '../../core/k8s/kubectlErrors';
+import type { KubectlError } from '../../core/kubeclient/kubectlErrors';
 import { sentenceEnd } from '../../core/text/sentence';
 
 /** Every notification of the extension starts so: VS Code shows no sender for a toast. */

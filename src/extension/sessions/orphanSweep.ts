@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { reapOrphanedProxies } from '../../core/k8s/orphanProxies';
+import { reapOrphanedProxies } from '../../core/kubeclient/orphanProxies';
 
 /**
  * Once the extension has activated, and off its path: the `kubectl proxy` processes an extension

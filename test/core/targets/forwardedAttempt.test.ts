@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { KubeApi } from '../../../src/core/k8s/kubeApi';
+import type { KubeApi } from '../../../src/core/kubeclient/kubeApi';
 import { ForwardedAttempt } from '../../../src/core/targets/forwardedAttempt';
 
 // The streams themselves are tested through the real kubectl (test/cli/cluster*.test.ts); here,

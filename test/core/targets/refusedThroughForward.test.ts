@@ -6,7 +6,7 @@ import type { AttemptRequest } from '../../../src/core/engine/target';
 import { parseManifest } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
 import { ClusterTarget } from '../../../src/core/targets/cluster';
-import { type Cluster, connect, startCluster } from '../k8s/clusterHarness';
+import { type Cluster, connect, startCluster } from '../kubeclient/clusterHarness';
 
 // An HTTP probe of a port nothing listens on, through the real kubectl proxy to a server that
 // closes as the kubelet does. The prober's request, written as the stream opens, meets the closed

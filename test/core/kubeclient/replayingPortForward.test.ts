@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../../../src/core/base/clock';
 import type { Disposable } from '../../../src/core/base/disposable';
-import type { PortForwardEnd, PortForwardEvents, PortForwardStream } from '../../../src/core/k8s/portForwardStream';
-import { replayingPortForward } from '../../../src/core/k8s/replayingPortForward';
+import type { PortForwardEnd, PortForwardEvents, PortForwardStream } from '../../../src/core/kubeclient/portForwardStream';
+import { replayingPortForward } from '../../../src/core/kubeclient/replayingPortForward';
 
 // A port-forward cut before the pod answered — what a refusal looks like when the reset of our
 // early request made the hop in between drop the kubelet's last frames — is opened again, and

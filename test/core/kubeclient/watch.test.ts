@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ApiFailure } from '../../../src/core/k8s/apiStatus';
-import { KubeApi } from '../../../src/core/k8s/kubeApi';
-import type { KubectlProxy } from '../../../src/core/k8s/kubectlProxy';
-import { watchList, type WatchListOptions } from '../../../src/core/k8s/watch';
+import type { ApiFailure } from '../../../src/core/kubeclient/apiStatus';
+import { KubeApi } from '../../../src/core/kubeclient/kubeApi';
+import type { KubectlProxy } from '../../../src/core/kubeclient/kubectlProxy';
+import { watchList, type WatchListOptions } from '../../../src/core/kubeclient/watch';
 import { activeCounts, grew } from '../../helpers/activeResources';
 import { type Cluster, connect, SERVER_VERSIONS, startCluster, until } from './clusterHarness';
 

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocketServer } from 'ws';
 import { RealClock } from '../../../src/core/base/clock';
-import { KubeApi } from '../../../src/core/k8s/kubeApi';
+import { KubeApi } from '../../../src/core/kubeclient/kubeApi';
 import { activeCounts, grew } from '../../helpers/activeResources';
 import { scratchDir } from '../../helpers/scratch';
 

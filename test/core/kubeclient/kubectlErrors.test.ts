@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { classifyKubectlError, distinctMessages, kubectlMessages, type KubectlErrorKind, lastMeaningfulLine, MAX_DETAIL_CHARS } from '../../../src/core/k8s/kubectlErrors';
+import { classifyKubectlError, distinctMessages, kubectlMessages, type KubectlErrorKind, lastMeaningfulLine, MAX_DETAIL_CHARS } from '../../../src/core/kubeclient/kubectlErrors';
 import { clip } from '../../../src/core/text/sentence';
 
 /** client-go ≥ 1.31 logs discovery failures as structured klog, five times over (its retries). */

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerMalformed, answerTooLarge, apiTimedOut, httpFailure, parseStatus, proxyUnreachable } from '../../../src/core/k8s/apiStatus';
-import type { KubectlErrorKind } from '../../../src/core/k8s/kubectlErrors';
+import { answerMalformed, answerTooLarge, apiTimedOut, httpFailure, parseStatus, proxyUnreachable } from '../../../src/core/kubeclient/apiStatus';
+import type { KubectlErrorKind } from '../../../src/core/kubeclient/kubectlErrors';
 
 const status = (code: number, reason: string, message: string) => JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 const PODS = '/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseContexts, readContexts, readVersion } from '../../../src/core/k8s/kubeContexts';
+import { parseContexts, readContexts, readVersion } from '../../../src/core/kubeclient/kubeContexts';
 import { KUBECTL, requireKubectl } from '../../fixtures/apiserver';
 import { scratchDir } from '../../helpers/scratch';
 

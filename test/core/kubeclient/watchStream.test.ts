@@ -8,9 +8,9 @@ import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { ApiFailure } from '../../../src/core/k8s/apiStatus';
-import { KubeApi } from '../../../src/core/k8s/kubeApi';
-import { watchList } from '../../../src/core/k8s/watch';
+import type { ApiFailure } from '../../../src/core/kubeclient/apiStatus';
+import { KubeApi } from '../../../src/core/kubeclient/kubeApi';
+import { watchList } from '../../../src/core/kubeclient/watch';
 import { scratchDir } from '../../helpers/scratch';
 import { until } from './clusterHarness';
 

@@ -1,7 +1,7 @@
 /** channel.k8s.io framing: one channel byte, then the payload; port-forward channels open with the port. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { channelFrame, EXEC_CHANNEL, PortPrefix, readChannelFrame } from '../../../src/core/k8s/channels';
+import { channelFrame, EXEC_CHANNEL, PortPrefix, readChannelFrame } from '../../../src/core/kubeclient/channels';
 
 test('a frame is the channel byte then the payload, and reads back as the same', () => {
   const frame = channelFrame(EXEC_CHANNEL.stderr, Buffer.from('oops'));

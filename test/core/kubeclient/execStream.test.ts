@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runExec } from '../../../src/core/k8s/execStream';
-import type { KubeApi } from '../../../src/core/k8s/kubeApi';
+import { runExec } from '../../../src/core/kubeclient/execStream';
+import type { KubeApi } from '../../../src/core/kubeclient/kubeApi';
 import { type Cluster, connect, SERVER_VERSIONS, startCluster, until } from './clusterHarness';
 
 /** What the kubelet keeps of an exec probe's output (its 10 KiB LimitWriter). */

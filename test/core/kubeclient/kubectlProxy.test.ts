@@ -10,8 +10,8 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RealClock } from '../../../src/core/base/clock';
-import { KubectlProxy, type ProxyState } from '../../../src/core/k8s/kubectlProxy';
-import { clusterVersion } from '../../../src/core/k8s/kubeContexts';
+import { KubectlProxy, type ProxyState } from '../../../src/core/kubeclient/kubectlProxy';
+import { clusterVersion } from '../../../src/core/kubeclient/kubeContexts';
 import { scratchDir } from '../../helpers/scratch';
 import { alive, type Cluster, connect, SERVER_VERSIONS, startCluster, until } from './clusterHarness';
 
@@ -156,7 +156,7 @@ test('a host that exits without disposing its proxy takes kubectl along', { time
   try {
     // A host process of its own: starts a proxy, waits for it to serve, and exits.
     const script = `
-      const { KubectlProxy } = require(${JSON.stringify(join(__dirname, '../../../src/core/k8s/kubectlProxy.js'))});
+      const { KubectlProxy } = require(${JSON.stringify(join(__dirname, '../../../src/core/kubeclient/kubectlProxy.js'))});
       const { RealClock } = require(${JSON.stringify(join(__dirname, '../../../src/core/base/clock.js'))});
       const proxy = KubectlProxy.start({ kubectl: ${JSON.stringify(cluster.kubectl)}, allowExec: false, clock: new RealClock() });
       proxy.whenReady().then((ready) => { console.log(JSON.stringify({ ok: ready.ok, pid: proxy.pid })); process.exit(0); });

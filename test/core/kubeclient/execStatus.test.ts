@@ -1,7 +1,7 @@
 /** The exec channel's Status (channel 3), as the kubelet writes it, read as an exit code or a failure. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { execPath, readExecStatus } from '../../../src/core/k8s/execStream';
+import { execPath, readExecStatus } from '../../../src/core/kubeclient/execStream';
 
 const request = { pod: 'web-1', container: 'web', command: ['cat', '/tmp/healthy'] };
 

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VirtualClock } from '../../../src/core/base/clock';
 import type { Disposable } from '../../../src/core/base/disposable';
-import { bridge, type PortForwardEnd, type PortForwardEvents, type PortForwardStream } from '../../../src/core/k8s/portForwardStream';
+import { bridge, type PortForwardEnd, type PortForwardEvents, type PortForwardStream } from '../../../src/core/kubeclient/portForwardStream';
 import { until } from './clusterHarness';
 
 class StandInStream implements PortForwardStream {

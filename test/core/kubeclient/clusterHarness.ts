@@ -4,9 +4,9 @@
  * KubeApi on the proxy's socket: what a cluster session runs on.
  */
 import { RealClock } from '../../../src/core/base/clock';
-import type { KubectlConfig } from '../../../src/core/k8s/kubectl';
-import { KubectlProxy, type KubectlProxyOptions } from '../../../src/core/k8s/kubectlProxy';
-import { KubeApi } from '../../../src/core/k8s/kubeApi';
+import type { KubectlConfig } from '../../../src/core/kubeclient/kubectl';
+import { KubectlProxy, type KubectlProxyOptions } from '../../../src/core/kubeclient/kubectlProxy';
+import { KubeApi } from '../../../src/core/kubeclient/kubeApi';
 import { type ApiServer, type ApiServerOptions, KUBECTL, type KubeconfigOptions, requireKubectl, startApiServer } from '../../fixtures/apiserver';
 import { until as untilWithin } from '../../fixtures/apiserver/testClients';
 import { scratchDir } from '../../helpers/scratch';

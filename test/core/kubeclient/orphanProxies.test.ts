@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, test } from 'node:test';
-import { PROXY_DIR_PREFIX, reapOrphanedProxies, writeOwnership } from '../../../src/core/k8s/orphanProxies';
+import { PROXY_DIR_PREFIX, reapOrphanedProxies, writeOwnership } from '../../../src/core/kubeclient/orphanProxies';
 import { scratchDir } from '../../helpers/scratch';
 
 // The kubectl proxies a host that died left behind: ended by whoever starts next, by what their
