@@ -18,7 +18,7 @@ import { RealClock } from '../src/core/base/clock';
 import type { AttemptRequest } from '../src/core/engine/target';
 import { parseManifest } from '../src/core/manifest';
 import type { ProbeOutcome } from '../src/core/probers/types';
-import { ClusterTarget } from '../src/core/targets/cluster';
+import { ClusterTarget } from '../src/core/cluster/clusterTarget';
 import { requireKubectl, startApiServer } from '../test/fixtures/apiserver';
 import { percentiles } from './stats';
 

@@ -7,7 +7,7 @@ import { KUBELET_UP_MS } from '../engine/podRuntime';
 import type { ApiFailure, KubeApi } from '../kubeclient/kubeApi';
 import type { ProbeTarget } from '../engine/target';
 import type { KubectlError } from '../kubeclient/kubectlErrors';
-import { ClusterTarget } from '../targets/cluster';
+import { ClusterTarget } from './clusterTarget';
 import { type ClusterPod, observedPodOf, runtimeOfPod } from './clusterPod';
 import { watchPodEvents } from './clusterEvents';
 import { type BoundPod, describeObject, noPodText, PodFollower, podListPath, unfollowable } from './podFollower';

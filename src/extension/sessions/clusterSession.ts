@@ -2,7 +2,7 @@ import { ClusterProbing, type ClusterNotice } from '../../core/cluster/clusterPr
 import type { ClusterConnection } from '../../core/cluster/connect';
 import { RealClock } from '../../core/base/clock';
 import type { ProbeTarget } from '../../core/engine/target';
-import { EXEC_NOT_ALLOWED } from '../../core/targets/cluster';
+import { EXEC_NOT_ALLOWED } from '../../core/cluster/clusterTarget';
 import { ExecGate } from '../safety/execGate';
 import { ProbingSession, type SessionOptions } from './probingSession';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { readForwardRefusal } from '../../core/targets/cluster';
+import { readForwardRefusal } from '../../core/cluster/clusterTarget';
 import { notify, remedyActions } from './notices';
 import type { ProbingSession } from './probingSession';
 

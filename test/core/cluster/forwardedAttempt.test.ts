@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeApi } from '../../../src/core/kubeclient/kubeApi';
-import { ForwardedAttempt } from '../../../src/core/targets/forwardedAttempt';
+import { ForwardedAttempt } from '../../../src/core/cluster/forwardedAttempt';
 
 // The streams themselves are tested through the real kubectl (test/cli/cluster*.test.ts); here,
 // what an attempt keeps when its session stops it mid-way. No connection is made: no API is needed.

@@ -1,5 +1,5 @@
-import type { ClusterPod } from '../cluster/clusterPod';
-import type { StreamRefusal } from '../cluster/streamAccess';
+import type { ClusterPod } from './clusterPod';
+import type { StreamRefusal } from './streamAccess';
 import type { Clock } from '../base/clock';
 import type { AttemptRequest, ProbeTarget } from '../engine/target';
 import { expandCommand } from '../k8s/expand';
@@ -9,7 +9,7 @@ import { openPortForward, type PortForwardTarget } from '../kubeclient/portForwa
 import { joinHostPort } from '../probers/goFormat';
 import { MAX_OUTPUT_BYTES, type ProbeOutcome, proberError, probeUserAgent, timeoutMessage } from '../probers/types';
 import { ForwardedAttempt, type ForwardVerdict, forwardVerdict } from './forwardedAttempt';
-import { type ResolvedHandler, resolveHandler } from './resolve';
+import { type ResolvedHandler, resolveHandler } from '../targets/resolve';
 
 export interface ClusterTargetOptions {
   readonly api: KubeApi;

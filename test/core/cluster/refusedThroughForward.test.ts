@@ -5,7 +5,7 @@ import { RealClock } from '../../../src/core/base/clock';
 import type { AttemptRequest } from '../../../src/core/engine/target';
 import { parseManifest } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
-import { ClusterTarget } from '../../../src/core/targets/cluster';
+import { ClusterTarget } from '../../../src/core/cluster/clusterTarget';
 import { type Cluster, connect, startCluster } from '../kubeclient/clusterHarness';
 
 // An HTTP probe of a port nothing listens on, through the real kubectl proxy to a server that
