@@ -1,4 +1,4 @@
-import { resolveContainerPort } from '../k8s/ports';
+import { resolveContainerPort } from '../manifest/ports';
 import type { EffectiveProbe, ProbeHandler, ProbeModel, ProbeSpec, ProbeType } from '../manifest';
 import { joinHostPort } from '../probers/goFormat';
 import { formatProbeUrl } from '../probers/probeUrl';

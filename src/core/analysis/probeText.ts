@@ -2,7 +2,7 @@ import { killingWord, restartsLabel } from '../session/headline';
 import { trailingFailures } from '../session/outcomes';
 import type { ContainerSnapshot, KillMode } from '../session/snapshot';
 import type { ProbeSummary } from '../session/summary';
-import { resolveContainerPort } from '../k8s/ports';
+import { resolveContainerPort } from '../manifest/ports';
 import type { ContainerSpec, IntOrString, ProbeHandler, ProbeModel } from '../manifest';
 import type { Range } from '../text/range';
 import type { NeverActs } from './hoverText';

@@ -6,8 +6,8 @@ import type { TextEdit } from '../text/edits';
 import { type Range, shiftRange } from '../text/range';
 import { probeFieldEdit } from './probeField';
 import { lineBreakOf, splitLines } from '../text/lines';
-import { writtenInProbe } from './written';
-import { insertAt, insertIntoSequenceAfter, textOf, yamlScalar } from './yamlText';
+import { writtenInProbe } from '../manifest/written';
+import { insertAt, insertIntoSequenceAfter, textOf, yamlScalar } from '../manifest/yamlText';
 
 /**
  * L21's fix (docs/spec/validation-rules.md §D.21; docs/spec/kubelet-probes.md E4): give curl (`--max-time`) and wget

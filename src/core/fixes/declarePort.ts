@@ -1,10 +1,10 @@
-import { findPortByName } from '../k8s/ports';
+import { findPortByName } from '../manifest/ports';
 import type { ContainerModel, ContainerPort } from '../manifest';
 import type { TextEdit } from '../text/edits';
 import { comparePositions, type Position, type Range, shiftRange } from '../text/range';
 import { lineBreakOf, splitLines } from '../text/lines';
-import { writtenInContainer } from './written';
-import { appendToMap, insertAt, insertIntoSequenceAfter, isFlowAt, linesAfter, prependToMap, yamlScalar } from './yamlText';
+import { writtenInContainer } from '../manifest/written';
+import { appendToMap, insertAt, insertIntoSequenceAfter, isFlowAt, linesAfter, prependToMap, yamlScalar } from '../manifest/yamlText';
 
 /**
  * "Declare port `metrics`" for L01 (docs/spec/validation-rules.md §D.1, docs/spec/kubelet-probes.md N2): a named

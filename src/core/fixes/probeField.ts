@@ -2,8 +2,8 @@ import type { ProbeModel, SourceLocation } from '../manifest';
 import type { TextEdit } from '../text/edits';
 import { comparePositions, type Position, type Range, shiftRange } from '../text/range';
 import { lineBreakOf, splitLines } from '../text/lines';
-import { probeOwnText, writtenInProbe } from './written';
-import { appendToMap } from './yamlText';
+import { probeOwnText, writtenInProbe } from '../manifest/written';
+import { appendToMap } from '../manifest/yamlText';
 
 /**
  * Edits that set a probe's whole-number fields (timeoutSeconds, failureThreshold, …): a value is

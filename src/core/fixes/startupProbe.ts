@@ -3,8 +3,8 @@ import type { ContainerModel, ProbeModel } from '../manifest';
 import type { TextEdit } from '../text/edits';
 import { type Range, shiftRange } from '../text/range';
 import { lineBreakOf, splitLines } from '../text/lines';
-import { writtenInContainer } from './written';
-import { insertAt, isFlowAt, linesAfter, textOf } from './yamlText';
+import { writtenInContainer } from '../manifest/written';
+import { insertAt, isFlowAt, linesAfter, textOf } from '../manifest/yamlText';
 
 /** The startupProbe that was derived, and the edit that adds it. */
 export interface DerivedStartupProbe {

@@ -1,4 +1,4 @@
-import { resolveContainerPort } from '../k8s/ports';
+import { resolveContainerPort } from '../manifest/ports';
 import type { ContainerModel, ProbeHandler } from '../manifest';
 
 /** A handler with its port resolved the kubelet's way (N1–N3) and its host chosen: what a prober needs. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { lineBreakOf, splitLines } from '../../../src/core/text/lines';
 import { applyTextEdits, offsetAt } from '../../../src/core/text/edits';
-import { textOf, yamlScalar } from '../../../src/core/fixes/yamlText';
+import { textOf, yamlScalar } from '../../../src/core/manifest/yamlText';
 import { check, podWith } from '../../helpers/manifests';
 
 interface FixCase {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resolveContainerPort } from '../../../src/core/k8s/ports';
+import { resolveContainerPort } from '../../../src/core/manifest/ports';
 import type { ContainerPort, IntOrString } from '../../../src/core/manifest/model';
 import { applyFix, check, findingsOf, podSpec, podWith, textAt } from '../../helpers/manifests';
 

@@ -1,7 +1,7 @@
-import { findPortByName, resolveContainerPort } from '../../k8s/ports';
+import { findPortByName, resolveContainerPort } from '../../manifest/ports';
 import { isValidPortName, isValidPortNum } from '../../k8s/validation';
-import { writtenInProbe } from '../../fixes/written';
-import { yamlScalar } from '../../fixes/yamlText';
+import { writtenInProbe } from '../../manifest/written';
+import { yamlScalar } from '../../manifest/yamlText';
 import type { ContainerPort, ProbeModel, ProbeType } from '../../manifest';
 import { closestName } from '../../text/closestName';
 import { probeRange } from '../locate';

@@ -1,6 +1,6 @@
 import { killGraceSeconds, livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds, toleranceSeconds } from '../../analysis/timing';
-import { resolveContainerPort } from '../../k8s/ports';
-import { writtenInProbe } from '../../fixes/written';
+import { resolveContainerPort } from '../../manifest/ports';
+import { writtenInProbe } from '../../manifest/written';
 import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
 import { type ContainerRule, type Fix, type Issue, PROBING_CONTAINERS, type ProbeRule } from '../types';

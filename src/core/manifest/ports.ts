@@ -1,4 +1,4 @@
-import type { ContainerPort, ContainerSpec, IntOrString } from '../manifest';
+import type { ContainerPort, ContainerSpec, IntOrString } from './model';
 
 export type PortResolution =
   | { readonly ok: true; readonly port: number; readonly declared?: ContainerPort }

@@ -1,4 +1,5 @@
-import type { ContainerModel, ProbeModel, SourceLocation } from '../manifest';
+import type { SourceLocation } from './decode';
+import type { ContainerModel, ProbeModel } from './model';
 import { comparePositions, containsPosition, type Range } from '../text/range';
 
 /**
