@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { escapeMarkdown } from '../core/analysis/probeText';
+import { escapeMarkdown } from '../core/text/markdown';
 import { clockText, type Headline, type Severity, sessionHeadline, virtualTime } from '../core/session/headline';
 import type { PauseCountdowns } from './debug/pauseCountdowns';
 import { pausedStatus } from './debug/pauseStatus';

@@ -6,7 +6,8 @@ import type { ProbeResult } from '../probers/types';
 import { isShellProgram, shellWord } from '../rules/runtime/shellInvocation';
 import type { Finding } from '../rules/types';
 import type { ProbeSummary } from '../session/summary';
-import { escapeMarkdown, OUTCOME_MARKS } from './probeText';
+import { OUTCOME_MARKS } from './probeText';
+import { escapeMarkdown } from '../text/markdown';
 import { failureWindow, killGraceSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
 
 /**

@@ -2,8 +2,7 @@ import { killingWord, restartsLabel } from '../session/headline';
 import { trailingFailures } from '../session/outcomes';
 import type { ContainerSnapshot, KillMode } from '../session/snapshot';
 import type { ProbeSummary } from '../session/summary';
-import { resolveContainerPort } from '../manifest/ports';
-import type { ContainerSpec, IntOrString, ProbeHandler, ProbeModel } from '../manifest';
+import type { ProbeModel } from '../manifest';
 import type { Range } from '../text/range';
 import type { NeverActs } from './hoverText';
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
@@ -80,44 +79,11 @@ export function shortDuration(seconds: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}`;
 }
 
-/**
- * `httpGet http://:8080/healthz`, `tcpSocket :5432`, `exec cat /tmp/ready`, `grpc :9090`. With the
- * container, a named port shows the number it resolves to (N1): `httpGet http://:8080/healthz (port http)`.
- */
-export function handlerTitle(handler: ProbeHandler | undefined, container?: Pick<ContainerSpec, 'ports'>): string {
-  if (!handler) return 'no handler';
-  switch (handler.type) {
-    case 'httpGet':
-      return `httpGet ${handler.scheme.toLowerCase()}://${handler.host ?? ''}:${portText(handler.port, container)}${handler.path.startsWith('/') ? '' : '/'}${handler.path}${namedPortNote(handler.port, container)}`;
-    case 'tcpSocket':
-      return `tcpSocket ${handler.host ?? ''}:${portText(handler.port, container)}${namedPortNote(handler.port, container)}`;
-    case 'grpc':
-      return `grpc :${handler.port}${handler.service ? ` service ${handler.service}` : ''}`;
-    case 'exec':
-      return `exec ${handler.command.join(' ')}`;
-  }
-}
-
-function portText(port: IntOrString, container: Pick<ContainerSpec, 'ports'> | undefined): string {
-  if (typeof port === 'number' || !container) return String(port);
-  const resolved = resolveContainerPort(port, container);
-  return resolved.ok ? String(resolved.port) : port;
-}
-
-function namedPortNote(port: IntOrString, container: Pick<ContainerSpec, 'ports'> | undefined): string {
-  if (typeof port === 'number' || !container) return '';
-  return resolveContainerPort(port, container).ok ? ` (port ${port})` : ` (port ${port} is not declared)`;
-}
-
 /** One mark per attempt outcome, as hovers and the Probes view list the recent ones. */
 export const OUTCOME_MARKS: Readonly<Record<ProbeSummary['recent'][number], string>> = { success: '●', warning: '◐', failure: '✖', unknown: '?' };
 
 function seconds(n: number): string {
   return `${n} s`;
-}
-
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 /** From the probe's key to the end of its value: where a hover or a tree selection finds the probe. */

@@ -1,4 +1,4 @@
-import { handlerTitle } from '../analysis/probeText';
+import { handlerTitle } from '../manifest/handlerTitle';
 import type { ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import type { ContainerRecord } from './containerRecord';

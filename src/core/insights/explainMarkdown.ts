@@ -1,4 +1,4 @@
-import { escapeMarkdown } from '../analysis/probeText';
+import { escapeMarkdown } from '../text/markdown';
 import type { Explanation, ExplainedState } from './explanation';
 
 /**

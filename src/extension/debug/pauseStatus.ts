@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { escapeMarkdown } from '../../core/analysis/probeText';
+import { escapeMarkdown } from '../../core/text/markdown';
 import type { ContainerCountdown } from './pauseCountdowns';
 
 /** How the status bar item looks while a debugger holds a probed program. */

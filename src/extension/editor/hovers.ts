@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { probeHoverMarkdown } from '../../core/analysis/hoverText';
-import { escapeMarkdown, probeExtent } from '../../core/analysis/probeText';
+import { probeExtent } from '../../core/analysis/probeText';
+import { escapeMarkdown } from '../../core/text/markdown';
 import { explanationMarkdown, whyHeading } from '../../core/insights/explainMarkdown';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { disagreementSentence, kubeletSentence, podsFor } from '../../core/session/clusterText';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { escapeMarkdown, probeExtent } from '../../core/analysis/probeText';
+import { probeExtent } from '../../core/analysis/probeText';
+import { escapeMarkdown } from '../../core/text/markdown';
 import { chunkPosition } from '../../core/editing/lineMap';
 import type { EngineEvent } from '../../core/engine/events';
 import { buildHistory } from '../../core/insights/history';

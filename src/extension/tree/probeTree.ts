@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { handlerTitle, probeExtent } from '../../core/analysis/probeText';
+import { probeExtent } from '../../core/analysis/probeText';
+import { handlerTitle } from '../../core/manifest/handlerTitle';
 import { chunkPosition } from '../../core/editing/lineMap';
 import type { DesiredPod } from '../../core/engine/manager';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { escapeMarkdown, handlerTitle, liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle } from '../../../src/core/analysis/probeText';
+import { liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle } from '../../../src/core/analysis/probeText';
+import { escapeMarkdown } from '../../../src/core/text/markdown';
+import { handlerTitle } from '../../../src/core/manifest/handlerTitle';
 import { whyNeverActs } from '../../../src/core/analysis/hoverText';
 import { checkText } from '../../../src/core/check';
 import { parseManifest, type ProbeModel } from '../../../src/core/manifest';
