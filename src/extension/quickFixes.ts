@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { livenessKillSeconds } from '../core/analysis/timing';
+import { livenessKillSeconds } from '../core/rules/timing/formulas';
 import type { ManifestSnapshot, PlacedPodSpec } from '../core/editing/incrementalChecker';
 import { clientTimeoutFix } from '../core/fixes/clientTimeout';
 import { declarePortObstacle } from '../core/fixes/declarePort';

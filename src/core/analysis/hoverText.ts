@@ -8,7 +8,7 @@ import type { Finding } from '../rules/types';
 import type { ProbeSummary } from '../session/summary';
 import { OUTCOME_MARKS } from './probeText';
 import { escapeMarkdown } from '../text/markdown';
-import { failureWindow, killGraceSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
+import { failureWindow, killGraceSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
 
 /**
  * The hover of a probe, as markdown: what the kubelet will do with it first (one or two lines of

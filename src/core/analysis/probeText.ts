@@ -5,7 +5,7 @@ import type { ProbeSummary } from '../session/summary';
 import type { ProbeModel } from '../manifest';
 import type { Range } from '../text/range';
 import type { NeverActs } from './hoverText';
-import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from './timing';
+import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
 
 /**
  * The words the editor shows for a probe or a container: code-lens titles and hover text. Pure

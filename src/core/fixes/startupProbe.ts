@@ -1,4 +1,4 @@
-import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS } from '../analysis/timing';
+import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS } from '../rules/timing/formulas';
 import type { ContainerModel, ProbeModel } from '../manifest';
 import type { TextEdit } from '../text/edits';
 import { type Range, shiftRange } from '../text/range';

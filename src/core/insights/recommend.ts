@@ -1,4 +1,4 @@
-import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds } from '../analysis/timing';
+import { livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds } from '../rules/timing/formulas';
 import { desiredPods } from '../engine/manager';
 import { deriveStartupProbe, startupFailureThreshold } from '../fixes/startupProbe';
 import { type ContainerModel, DEFAULT_MINOR_VERSION, parseManifest, PROBING_CONTAINERS, type ProbeModel, type ProbeType } from '../manifest';

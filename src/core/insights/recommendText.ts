@@ -1,4 +1,4 @@
-import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../analysis/timing';
+import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
 import type { EffectiveProbe, ProbeType } from '../manifest';
 import type { FailureBurst, Latency } from './measure';
 import { secondsText } from './seconds';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startupBudgetSeconds } from '../../../src/core/analysis/timing';
+import { startupBudgetSeconds } from '../../../src/core/rules/timing/formulas';
 import { IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
 import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../../../src/core/fixes/startupProbe';
 import { applyTextEdits } from '../../../src/core/text/edits';

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../../../src/core/analysis/timing';
+import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../../../src/core/rules/timing/formulas';
 import type { EngineEvent } from '../../../src/core/engine/events';
 import { applyTextEdits } from '../../../src/core/text/edits';
 import { buildHistory } from '../../../src/core/insights/history';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { failureWindow, killGraceSeconds, livenessKillSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from '../../../src/core/analysis/timing';
+import { failureWindow, killGraceSeconds, livenessKillSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from '../../../src/core/rules/timing/formulas';
 import { withProbeDefaults } from '../../../src/core/manifest/defaults';
 import type { ProbeSpec } from '../../../src/core/manifest/model';
 import { check, findingsOf, indent, podSpec, podWith, textAt } from '../../helpers/manifests';

@@ -1,4 +1,4 @@
-import { startupBudgetSeconds } from '../../analysis/timing';
+import { startupBudgetSeconds } from '../timing/formulas';
 import { PROBE_FIELDS, type PodSpecModel, type ServiceModel } from '../../manifest';
 import { containerRange } from '../locate';
 import { type ContainerRule, type Issue, PROBING_CONTAINERS } from '../types';

@@ -1,4 +1,4 @@
-import { killGraceSeconds, livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds, toleranceSeconds } from '../../analysis/timing';
+import { killGraceSeconds, livenessKillSeconds, MIN_STARTUP_BUDGET_SECONDS, startupBudgetSeconds, toleranceSeconds } from './formulas';
 import { resolveContainerPort } from '../../manifest/ports';
 import { writtenInProbe } from '../../manifest/written';
 import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';

@@ -1,4 +1,4 @@
-import type { EffectiveProbe, PodSpecModel } from '../manifest';
+import type { EffectiveProbe, PodSpecModel } from '../../manifest';
 
 /**
  * The timing formulas of docs/spec/validation-rules.md §C. The kubelet's ticks run at a phase unrelated
