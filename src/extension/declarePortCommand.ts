@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot } from '../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../core/editor/incrementalChecker';
 import { containerPortProblem, declarePort, declarePortObstacle, suggestedContainerPort } from '../core/fixes/declarePort';
 import type { ContainerModel } from '../core/manifest';
 import type { ManifestModels } from './documents/manifestModels';

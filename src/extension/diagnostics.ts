@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot } from '../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../core/editor/incrementalChecker';
 import { apiLine, type Problem, presentFindings } from '../core/rules/present';
 import type { Severity } from '../core/rules/types';
 import type { ManifestModels } from './documents/manifestModels';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PlacedPodSpec } from '../core/editing/incrementalChecker';
+import type { PlacedPodSpec } from '../core/editor/incrementalChecker';
 import type { ContainerModel } from '../core/manifest';
 import type { TextEdit } from '../core/text/edits';
 import { toVsRange } from './documents/positions';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { livenessKillSeconds } from '../core/rules/timing/formulas';
-import type { ManifestSnapshot, PlacedPodSpec } from '../core/editing/incrementalChecker';
+import type { ManifestSnapshot, PlacedPodSpec } from '../core/editor/incrementalChecker';
 import { clientTimeoutFix } from '../core/fixes/clientTimeout';
 import { declarePortObstacle } from '../core/fixes/declarePort';
 import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../core/fixes/startupProbe';

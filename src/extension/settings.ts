@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseKubernetesVersion } from '../core/check';
-import type { CheckSettings } from '../core/editing/incrementalChecker';
+import type { CheckSettings } from '../core/editor/incrementalChecker';
 import { DEFAULT_MINOR_VERSION } from '../core/manifest';
 import { normaliseRuleIds } from '../core/rules/registry';
 import { DEFAULT_TIMELINE_CAPACITY } from '../core/timeline/store';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { IncrementalChecker } from '../../src/core/editing/incrementalChecker';
+import { IncrementalChecker } from '../../src/core/editor/incrementalChecker';
 import type { EngineEvent } from '../../src/core/engine/events';
 import { parseJsonLines, runHeader, toJsonLines } from '../../src/core/timeline/jsonl';
 import { jsonLinesChunks } from '../../src/extension/timeline/jsonLinesChunks';

@@ -1,4 +1,4 @@
-import { type CheckSettings, IncrementalChecker, type ManifestSnapshot } from '../editing/incrementalChecker';
+import { type CheckSettings, IncrementalChecker, type ManifestSnapshot } from '../editor/incrementalChecker';
 import { applyTextEdits } from '../text/edits';
 import type { Finding } from '../rules/types';
 import type { TextEdit } from '../text/edits';

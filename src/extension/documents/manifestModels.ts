@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { EMPTY_SNAPSHOT, IncrementalChecker, ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import { EMPTY_SNAPSHOT, IncrementalChecker, ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import type { ServiceModel } from '../../core/manifest';
 import { checkSettingsOf, type ProbeLensSettings, readSettings, SECTION } from '../settings';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type LinePlacement, placeRange } from '../../core/editing/lineMap';
+import { type LinePlacement, placeRange } from '../../core/editor/lineMap';
 import type { Range } from '../../core/text/range';
 
 /**

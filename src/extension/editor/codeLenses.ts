@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { whyNeverActs } from '../../core/analysis/hoverText';
-import { liveContainerTitle, liveProbeTitle, staticProbeTitle } from '../../core/analysis/probeText';
+import { whyNeverActs } from '../../core/editor/neverActs';
+import { liveContainerTitle, liveProbeTitle, staticProbeTitle } from '../../core/editor/probeText';
 import type { Finding } from '../../core/rules/types';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeModel } from '../../core/manifest';
-import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import { kubeletSuffix, podsFor } from '../../core/session/clusterText';

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { probeHoverMarkdown } from '../../core/analysis/hoverText';
-import { probeExtent } from '../../core/analysis/probeText';
+import { probeHoverMarkdown } from '../../core/editor/hoverText';
+import { probeExtent } from '../../core/editor/probeText';
 import { escapeMarkdown } from '../../core/text/markdown';
 import { explanationMarkdown, whyHeading } from '../../core/insights/explainMarkdown';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { disagreementSentence, kubeletSentence, podsFor } from '../../core/session/clusterText';
 import type { ContainerSnapshot } from '../../core/session/snapshot';
-import { chunkPosition } from '../../core/editing/lineMap';
-import type { PlacedPodSpec } from '../../core/editing/incrementalChecker';
+import { chunkPosition } from '../../core/editor/lineMap';
+import type { PlacedPodSpec } from '../../core/editor/incrementalChecker';
 import { containsPosition, type Position } from '../../core/text/range';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';

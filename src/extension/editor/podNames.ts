@@ -1,4 +1,4 @@
-import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import { desiredPodsOf } from '../../core/engine/manager';
 import type { PodSpecModel } from '../../core/manifest';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { probeExtent } from '../../core/analysis/probeText';
+import { probeExtent } from '../../core/editor/probeText';
 import { escapeMarkdown } from '../../core/text/markdown';
-import { chunkPosition } from '../../core/editing/lineMap';
+import { chunkPosition } from '../../core/editor/lineMap';
 import type { EngineEvent } from '../../core/engine/events';
 import { buildHistory } from '../../core/insights/history';
 import { manifestPodNames, measureRecording } from '../../core/insights/measure';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import { attemptMessage, runWithRetries } from '../../core/engine/attempt';
 import { type DesiredPod, desiredPodsOf } from '../../core/engine/manager';
 import type { AttemptRequest } from '../../core/engine/target';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
+import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editor/incrementalChecker';
 import type { Disposable } from '../../core/base/disposable';
 import type { EngineEvent, PauseLine } from '../../core/engine/events';
 import { type DesiredPod, desiredPodsOf, Manager, podRuntimes, probeDependencies } from '../../core/engine/manager';

@@ -1,6 +1,6 @@
 import { VirtualClock } from '../../core/base/clock';
 import { seededRandom } from '../../core/base/random';
-import type { ManifestSnapshot } from '../../core/editing/incrementalChecker';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import type { Scenario } from '../../core/scenario/scenario';
 import { Playback } from '../../core/session/playback';
 import { SimulatedProcesses, SimulatedTarget } from '../../core/targets/simulated';

@@ -1,8 +1,8 @@
-import { probeExtent } from '../../core/analysis/probeText';
-import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editing/incrementalChecker';
+import { probeExtent } from '../../core/editor/probeText';
+import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editor/incrementalChecker';
 import { desiredPodsOf } from '../../core/engine/manager';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
-import { chunkPosition, placeRange } from '../../core/editing/lineMap';
+import { chunkPosition, placeRange } from '../../core/editor/lineMap';
 import { comparePositions, containsPosition, type Position, type Range } from '../../core/text/range';
 import { containerLaneKey, podLaneKey, probeLaneKey } from '../../core/timeline/laneKeys';
 

@@ -1,4 +1,4 @@
-import { OUTCOME_MARKS, shortDuration } from '../../core/analysis/probeText';
+import { OUTCOME_MARKS, shortDuration } from '../../core/editor/probeText';
 import { escapeMarkdown } from '../../core/text/markdown';
 import { crashLoopDelayMs } from '../../core/engine/crashLoop';
 import { containerCondition, killingWord, podHeadline, restartsLabel, type Severity, sessionHeadline, virtualTime } from '../../core/session/headline';

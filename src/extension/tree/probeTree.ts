@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { probeExtent } from '../../core/analysis/probeText';
+import { probeExtent } from '../../core/editor/probeText';
 import { handlerTitle } from '../../core/manifest/handlerTitle';
-import { chunkPosition } from '../../core/editing/lineMap';
+import { chunkPosition } from '../../core/editor/lineMap';
 import type { DesiredPod } from '../../core/engine/manager';
 import { type ContainerModel, PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { containsPosition, type Position } from '../../core/text/range';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
+import { IncrementalChecker } from '../../../src/core/editor/incrementalChecker';
 import { clientTimeoutFix } from '../../../src/core/fixes/clientTimeout';
 import { applyTextEdits } from '../../../src/core/text/edits';
 import { DEFAULT_MINOR_VERSION, parseManifest, type ProbeModel } from '../../../src/core/manifest';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startupBudgetSeconds } from '../../../src/core/rules/timing/formulas';
-import { IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
+import { IncrementalChecker } from '../../../src/core/editor/incrementalChecker';
 import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFailureThreshold, startupProbeObstacle } from '../../../src/core/fixes/startupProbe';
 import { applyTextEdits } from '../../../src/core/text/edits';
 import { type ContainerModel, parseManifest } from '../../../src/core/manifest';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkTexts } from '../../../src/core/check';
-import { IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
+import { IncrementalChecker } from '../../../src/core/editor/incrementalChecker';
 import { check, findingsOf, indent, podSpec, podWith, textAt } from '../../helpers/manifests';
 
 /** A one-container pod spec (fields under `spec:` of the pod) wrapped in the given workload kind. */

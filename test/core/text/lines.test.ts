@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lineMapBetween } from '../../../src/core/editing/lineMap';
+import { lineMapBetween } from '../../../src/core/editor/lineMap';
 import { applyTextEdits, offsetAt } from '../../../src/core/text/edits';
 import { lineBreakOf, lineSpans, splitLines } from '../../../src/core/text/lines';
 

@@ -4,7 +4,7 @@ import type { ContainerSnapshot, KillMode } from '../session/snapshot';
 import type { ProbeSummary } from '../session/summary';
 import type { ProbeModel } from '../manifest';
 import type { Range } from '../text/range';
-import type { NeverActs } from './hoverText';
+import type { NeverActs } from './neverActs';
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
 
 /**

@@ -4,7 +4,7 @@ import { joinHostPort } from '../probers/goFormat';
 import { formatProbeUrl } from '../probers/probeUrl';
 import type { ProbeResult } from '../probers/types';
 import { isShellProgram, shellWord } from '../rules/runtime/shellInvocation';
-import type { Finding } from '../rules/types';
+import { type HoverFinding, whyNeverActs } from './neverActs';
 import type { ProbeSummary } from '../session/summary';
 import { OUTCOME_MARKS } from './probeText';
 import { escapeMarkdown } from '../text/markdown';
@@ -35,9 +35,6 @@ export interface LiveProbe extends ProbeSummary {
   readonly total?: { readonly attempts: number; readonly successes: number };
 }
 
-/** The findings the hover looks at: those of the probe's document. */
-export type HoverFinding = Pick<Finding, 'rule' | 'severity' | 'path' | 'message'>;
-
 /** How many attempts the hover lists, newest first. */
 const ATTEMPTS_SHOWN = 5;
 /** Where `<pod IP>` goes while the address is formatted as the kubelet formats it (H1). */
@@ -54,28 +51,6 @@ export function probeHoverMarkdown(probe: ProbeModel, findings: readonly HoverFi
   if (live && !never) lines.push('', ...attemptLines(live));
   lines.push('', ...valuesTable(probe));
   return lines.join('\n');
-}
-
-/** Why a probe can never act (`whyNeverActs`). */
-export type NeverActs =
-  | { readonly kind: 'init' | 'ephemeral' | 'no-handler' }
-  | { readonly kind: 'rejected'; readonly finding: HoverFinding }
-  | { readonly kind: 'undeclared-port'; readonly port: string | number };
-
-/**
- * Why the probe can never act, first reason first: forbidden where it is (P14, P16), rejected by
- * the API server (its own error findings), no handler (P01), or a named port the container does
- * not declare (L01: every attempt is a prober error, which counts neither way).
- */
-export function whyNeverActs(probe: ProbeModel, findings: readonly HoverFinding[]): NeverActs | undefined {
-  const { container } = probe;
-  if (container.kind === 'init' || container.kind === 'ephemeral') return { kind: container.kind };
-  const rejection = findings.find((f) => f.severity === 'error' && /^(P\d|D0)/.test(f.rule) && (f.path === probe.path || f.path.startsWith(`${probe.path}.`)));
-  if (rejection) return { kind: 'rejected', finding: rejection };
-  const handler = probe.effective.handler;
-  if (!handler) return { kind: 'no-handler' };
-  if ((handler.type === 'httpGet' || handler.type === 'tcpSocket') && !resolveContainerPort(handler.port, container.spec).ok) return { kind: 'undeclared-port', port: handler.port };
-  return undefined;
 }
 
 /** The hover's words for `whyNeverActs`. */

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { checkText } from '../../../src/core/check';
 import { splitDocuments } from '../../../src/core/manifest/documentChunks';
-import { type CheckSettings, IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
+import { type CheckSettings, IncrementalChecker } from '../../../src/core/editor/incrementalChecker';
 import { desiredPods, desiredPodsOf } from '../../../src/core/engine/manager';
 import { parseManifest } from '../../../src/core/manifest';
 import type { Finding } from '../../../src/core/rules/types';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { checkText } from '../../../src/core/check';
-import { type CheckSettings, IncrementalChecker } from '../../../src/core/editing/incrementalChecker';
-import { chunkPosition, lineMapBetween, mapLine, placeRange, unmapLine } from '../../../src/core/editing/lineMap';
+import { type CheckSettings, IncrementalChecker } from '../../../src/core/editor/incrementalChecker';
+import { chunkPosition, lineMapBetween, mapLine, placeRange, unmapLine } from '../../../src/core/editor/lineMap';
 import type { Finding } from '../../../src/core/rules/types';
 import { podWith } from '../../helpers/manifests';
 

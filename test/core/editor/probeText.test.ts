@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle } from '../../../src/core/analysis/probeText';
+import { liveProbeTitle, OUTCOME_MARKS, probeExtent, staticProbeTitle } from '../../../src/core/editor/probeText';
 import { escapeMarkdown } from '../../../src/core/text/markdown';
 import { handlerTitle } from '../../../src/core/manifest/handlerTitle';
-import { whyNeverActs } from '../../../src/core/analysis/hoverText';
+import { whyNeverActs } from '../../../src/core/editor/neverActs';
 import { checkText } from '../../../src/core/check';
 import { parseManifest, type ProbeModel } from '../../../src/core/manifest';
 import { trailingFailures } from '../../../src/core/session/outcomes';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type LiveProbe, probeHoverMarkdown, sessionTime, type TimedAttempt } from '../../../src/core/analysis/hoverText';
+import { type LiveProbe, probeHoverMarkdown, sessionTime, type TimedAttempt } from '../../../src/core/editor/hoverText';
 import { parseManifest, type ProbeModel, type ProbeType } from '../../../src/core/manifest';
 import { check, podSpec, podWith } from '../../helpers/manifests';
 
