@@ -1,4 +1,4 @@
-import { apiIssue } from '../../k8s/apiErrors';
+import { apiIssue } from './apiErrors';
 import { isHttpHeaderName, isValidPortName, isValidPortNum, SUPPORTED_HTTP_SCHEMES } from '../../k8s/validation';
 import { HANDLER_TYPES, type IntOrString, type ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';

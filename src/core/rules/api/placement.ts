@@ -1,4 +1,4 @@
-import { apiIssue } from '../../k8s/apiErrors';
+import { apiIssue } from './apiErrors';
 import { type ContainerModel, PROBE_FIELDS } from '../../manifest';
 import { containerRange } from '../locate';
 import type { ContainerRule, PodRule } from '../types';

@@ -1,4 +1,4 @@
-import { apiIssue } from '../../k8s/apiErrors';
+import { apiIssue } from './apiErrors';
 import { isNonNegative } from '../../k8s/validation';
 import type { ProbeModel, ProbeType } from '../../manifest';
 import { probeRange } from '../locate';

@@ -1,5 +1,5 @@
-import type { ApiErrorKind, Issue } from '../rules/types';
-import type { Range } from '../text/range';
+import type { ApiErrorKind, Issue } from '../types';
+import type { Range } from '../../text/range';
 
 /**
  * `field.Error` as kubectl prints it: `spec.containers[0].livenessProbe.successThreshold:
