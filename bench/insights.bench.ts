@@ -13,7 +13,7 @@ import { replayRecording } from '../src/core/insights/replay';
 import { timeFormatFor } from '../src/core/insights/timeFormat';
 import { parseManifest } from '../src/core/manifest';
 import { parseScenario } from '../src/core/scenario/parse';
-import { simulate } from '../src/core/simulate';
+import { simulate } from '../src/core/targets/simulation';
 import { parseJsonLines, runHeader, toJsonLines } from '../src/core/timeline/jsonl';
 import { podsManifest } from './pods';
 

@@ -7,7 +7,7 @@
 import { VirtualClock } from '../src/core/base/clock';
 import { parseManifest } from '../src/core/manifest';
 import { DEFAULT_SCENARIO } from '../src/core/scenario/scenario';
-import { simulate } from '../src/core/simulate';
+import { simulate } from '../src/core/targets/simulation';
 import { podsManifest } from './pods';
 
 const PODS = 1000;

@@ -8,7 +8,7 @@
 import type { EngineEvent } from '../src/core/engine/events';
 import { parseManifest } from '../src/core/manifest';
 import { parseScenario } from '../src/core/scenario/parse';
-import { simulate } from '../src/core/simulate';
+import { simulate } from '../src/core/targets/simulation';
 import { parseJsonLines, runHeader, toJsonLines } from '../src/core/timeline/jsonl';
 import { laneKeyOf } from '../src/core/timeline/laneKeys';
 import { DEFAULT_TIMELINE_CAPACITY, TimelineStore } from '../src/core/timeline/store';

@@ -4,7 +4,8 @@ import type { Manifest } from '../core/manifest';
 import { matchScenario } from '../core/scenario/match';
 import { parseScenario } from '../core/scenario/parse';
 import { DEFAULT_SCENARIO, type Scenario } from '../core/scenario/scenario';
-import { type Simulation, startSimulation } from '../core/simulate';
+import { desiredPods } from '../core/engine/manager';
+import { type Simulation, startSimulation } from '../core/targets/simulation';
 import { htmlOutput, readPageAssets } from './format/html';
 import { jsonlOutput, type SessionOutput, textOutput } from './format/session';
 import { type CliIo, readInput } from './io';
@@ -56,7 +57,7 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
     : values.format === 'jsonl'
       ? jsonlOutput(sink, header)
       : textOutput(sink, 'carried-out');
-  const simulation = startSimulation(manifest, { scenario, seed, emit: output.emit });
+  const simulation = startSimulation(desiredPods(manifest), { scenario, seed, emit: output.emit });
   try {
     played = await playUntilInterrupted(simulation, durationSeconds, io);
   } finally {

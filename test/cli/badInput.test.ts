@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseManifest } from '../../src/core/manifest';
 import { parseScenario } from '../../src/core/scenario/parse';
-import { simulate } from '../../src/core/simulate';
+import { simulate } from '../../src/core/targets/simulation';
 import { runCli, spawnCli } from '../helpers/cli';
 import { startHttpServer } from '../helpers/httpServers';
 import { scratchDir } from '../helpers/scratch';

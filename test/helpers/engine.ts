@@ -7,7 +7,7 @@ import type { ContainerProcesses, ProbeTarget } from '../../src/core/engine/targ
 import { parseManifest } from '../../src/core/manifest';
 import { parseScenario } from '../../src/core/scenario/parse';
 import type { Scenario } from '../../src/core/scenario/scenario';
-import { simulate } from '../../src/core/simulate';
+import { simulate } from '../../src/core/targets/simulation';
 import { SimulatedProcesses, SimulatedTarget } from '../../src/core/targets/simulated';
 
 /** A Pod whose only container `web` (port 8080 named `http`) has the given probes, one flow-style line each. */

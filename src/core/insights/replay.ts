@@ -2,7 +2,7 @@ import type { EngineEvent } from '../engine/events';
 import { desiredPods } from '../engine/manager';
 import type { Manifest, PodSpecModel, ProbeType } from '../manifest';
 import type { ContainerScript, ProbeScript, Scenario } from '../scenario/scenario';
-import { startSimulation } from '../simulate';
+import { startSimulation } from '../targets/simulation';
 import type { RunHeader } from '../timeline/jsonl';
 import { type ContainerOutcome, containerOutcomes, type KillCounts, outcomeKey } from './containerOutcomes';
 import { type ExtractedScenario, extractScenario } from './extractScenario';
@@ -58,7 +58,7 @@ export function replayRecording(input: ReplayInput): ReplayResult {
   const extracted = extractScenario(history, { durationSeconds });
   const pods = desiredPods(input.manifest);
   const events: EngineEvent[] = [];
-  const simulation = startSimulation(input.manifest, { scenario: fitScenario(extracted.scenario, pods.map((p) => p.spec)), seed: seedOf(input.header), emit: (event) => events.push(event) });
+  const simulation = startSimulation(pods, { scenario: fitScenario(extracted.scenario, pods.map((p) => p.spec)), seed: seedOf(input.header), emit: (event) => events.push(event) });
   try {
     simulation.advanceTo(durationSeconds);
   } finally {

@@ -11,7 +11,7 @@ import type { AttemptRequest, ContainerProcesses, ProbeTarget } from '../../../s
 import { parseManifest, type ProbeType } from '../../../src/core/manifest';
 import type { ProbeOutcome } from '../../../src/core/probers/types';
 import { parseScenario } from '../../../src/core/scenario/parse';
-import { simulate } from '../../../src/core/simulate';
+import { simulate } from '../../../src/core/targets/simulation';
 import { SimulatedProcesses, SimulatedTarget } from '../../../src/core/targets/simulated';
 import { containerLines, only, podManifest, type PodRun, scenario, startPod, webPod } from '../../helpers/engine';
 

@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import type { EngineEvent } from '../../../src/core/engine/events';
+import { desiredPods } from '../../../src/core/engine/manager';
 import { type Explanation, explainContainer } from '../../../src/core/insights/explain';
 import { buildHistory } from '../../../src/core/insights/history';
 import { timeFormatFor } from '../../../src/core/insights/timeFormat';
 import { parseManifest } from '../../../src/core/manifest';
-import { startSimulation } from '../../../src/core/simulate';
+import { startSimulation } from '../../../src/core/targets/simulation';
 import { runHeader, type RunHeader } from '../../../src/core/timeline/jsonl';
 import { podManifest, scenario, webPod } from '../../helpers/engine';
 
@@ -26,7 +27,7 @@ export interface Recording {
 /** `probe-lens simulate` to `until`: the recording's header and lines. */
 export function simulated(yaml: string, scenarioText: string, until: number, wall = false): Recording {
   const events: EngineEvent[] = [];
-  const simulation = startSimulation(parseManifest(yaml), { scenario: scenario(scenarioText), seed: 1, emit: (e) => events.push(e) });
+  const simulation = startSimulation(desiredPods(parseManifest(yaml)), { scenario: scenario(scenarioText), seed: 1, emit: (e) => events.push(e) });
   try {
     simulation.advanceTo(until);
   } finally {

@@ -17,7 +17,7 @@ import { parseManifest } from '../../../src/core/manifest';
 import { parseScenario } from '../../../src/core/scenario/parse';
 import type { Scenario } from '../../../src/core/scenario/scenario';
 import { scenarioYaml } from '../../../src/core/scenario/write';
-import { simulate } from '../../../src/core/simulate';
+import { simulate } from '../../../src/core/targets/simulation';
 import { parseJsonLines, type RunHeader, runHeader } from '../../../src/core/timeline/jsonl';
 import { only, podManifest, simulated, webPod } from '../../helpers/engine';
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { simulate } from '../../../src/core/simulate';
+import { simulate } from '../../../src/core/targets/simulation';
 import { parseManifest } from '../../../src/core/manifest';
 import { parseScenario } from '../../../src/core/scenario/parse';
 import type { EngineEvent } from '../../../src/core/engine/events';

@@ -1,11 +1,11 @@
-import { VirtualClock } from './base/clock';
-import type { Disposable } from './base/disposable';
-import type { EventSink } from './engine/events';
-import { desiredPods, Manager, podRuntimes } from './engine/manager';
-import { seededRandom } from './base/random';
-import type { Manifest } from './manifest';
-import type { Scenario } from './scenario/scenario';
-import { SimulatedProcesses, SimulatedTarget } from './targets/simulated';
+import { VirtualClock } from '../base/clock';
+import type { Disposable } from '../base/disposable';
+import type { EventSink } from '../engine/events';
+import { type DesiredPod, desiredPods, Manager, podRuntimes } from '../engine/manager';
+import { seededRandom } from '../base/random';
+import type { Manifest } from '../manifest';
+import type { Scenario } from '../scenario/scenario';
+import { SimulatedProcesses, SimulatedTarget } from './simulated';
 
 export interface SimulationOptions {
   readonly scenario: Scenario;
@@ -19,7 +19,7 @@ export interface SimulationOptions {
  * start at t = 0, and the run ends after `durationSeconds` of virtual time.
  */
 export function simulate(manifest: Manifest, options: SimulationOptions): void {
-  const simulation = startSimulation(manifest, options);
+  const simulation = startSimulation(desiredPods(manifest), options);
   try {
     simulation.advanceTo(options.durationSeconds);
   } finally {
@@ -33,7 +33,8 @@ export interface Simulation extends Disposable {
   advanceTo(seconds: number): void;
 }
 
-export function startSimulation(manifest: Manifest, options: Omit<SimulationOptions, 'durationSeconds'>): Simulation {
+/** Starts the manifest's pods (`desiredPods`, which the caller has already read) at t = 0. */
+export function startSimulation(pods: readonly DesiredPod[], options: Omit<SimulationOptions, 'durationSeconds'>): Simulation {
   const clock = new VirtualClock();
   const target = new SimulatedTarget(options.scenario, clock);
   const manager = new Manager(podRuntimes({
@@ -51,7 +52,7 @@ export function startSimulation(manifest: Manifest, options: Omit<SimulationOpti
     target.dispose();
   };
   try {
-    manager.sync(desiredPods(manifest));
+    manager.sync(pods);
     if (options.scenario.deleteAfter !== undefined) for (const pod of manager.runtimes) pod.deleteAfter(options.scenario.deleteAfter * 1000);
   } catch (error) {
     dispose();
