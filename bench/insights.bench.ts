@@ -6,11 +6,11 @@
  * on top of reading the file once.
  */
 import type { EngineEvent } from '../src/core/engine/events';
-import { explainRecording } from '../src/core/insights/explain';
-import { extractScenario } from '../src/core/insights/extractScenario';
-import { buildHistory } from '../src/core/insights/history';
-import { replayRecording } from '../src/core/insights/replay';
-import { timeFormatFor } from '../src/core/insights/timeFormat';
+import { explainRecording } from '../src/core/explain/explain';
+import { extractScenario } from '../src/core/replay/extractScenario';
+import { buildHistory } from '../src/core/history/history';
+import { replayRecording } from '../src/core/replay/replay';
+import { timeFormatFor } from '../src/core/history/timeFormat';
 import { parseManifest } from '../src/core/manifest';
 import { parseScenario } from '../src/core/scenario/parse';
 import { simulate } from '../src/core/targets/simulation';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { type Explanation, type ExplainedState, explainContainer } from '../core/insights/explain';
-import { buildHistory, type RecordingHistory, recordingLength } from '../core/insights/history';
-import { roundSeconds } from '../core/insights/seconds';
-import { type TimeFormat, timeFormatFor } from '../core/insights/timeFormat';
+import { type Explanation, type ExplainedState, explainContainer } from '../core/explain/explain';
+import { buildHistory, type RecordingHistory, recordingLength } from '../core/history/history';
+import { roundSeconds } from '../core/history/seconds';
+import { type TimeFormat, timeFormatFor } from '../core/history/timeFormat';
 import { closestNameHint } from '../core/text/closestName';
 import type { CliIo } from './io';
 import { type Recording, readRecording, recordingArgument } from './recordingFile';

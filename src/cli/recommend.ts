@@ -1,9 +1,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildHistory } from '../core/insights/history';
-import { manifestPodNames, measureRecording } from '../core/insights/measure';
-import { type RecommendationReport, recommend } from '../core/insights/recommend';
-import { dataText, recommendationTitle } from '../core/insights/recommendText';
+import { buildHistory } from '../core/history/history';
+import { manifestPodNames, measureRecording } from '../core/history/measure';
+import { type RecommendationReport, recommend } from '../core/recommend/recommend';
+import { dataText, recommendationTitle } from '../core/recommend/recommendText';
 import { unifiedDiff } from '../core/text/unifiedDiff';
 import { type CliIo, readInput } from './io';
 import { requirePlayable } from './manifestInput';

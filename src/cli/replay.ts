@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildHistory } from '../core/insights/history';
-import { replayRecording } from '../core/insights/replay';
-import { replayJson, replayTable } from '../core/insights/replayReport';
+import { buildHistory } from '../core/history/history';
+import { replayRecording } from '../core/replay/replay';
+import { replayJson, replayTable } from '../core/replay/replayReport';
 import type { CliIo } from './io';
 import { loadRunnableManifest } from './manifestInput';
 import { readRecording, recordingArgument } from './recordingFile';

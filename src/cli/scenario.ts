@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { extractScenario, type ScenarioNote } from '../core/insights/extractScenario';
-import { buildHistory, recordingLength } from '../core/insights/history';
+import { extractScenario, type ScenarioNote } from '../core/replay/extractScenario';
+import { buildHistory, recordingLength } from '../core/history/history';
 import { scenarioYaml } from '../core/scenario/write';
 import type { CliIo } from './io';
 import { readRecording, recordingArgument } from './recordingFile';

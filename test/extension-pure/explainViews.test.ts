@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionSnapshot } from '../../src/core/session/snapshot';
-import { explanationMarkdown, whyHeading } from '../../src/core/insights/explainMarkdown';
+import { explanationMarkdown, whyHeading } from '../../src/core/explain/explainMarkdown';
 import { TimelineStore } from '../../src/core/timeline/store';
 import { type ExplainableSession, SessionExplanations } from '../../src/extension/editor/sessionExplanations';
 import { presentContainer } from '../../src/extension/tree/format';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { timelineTimeFormat } from '../../src/core/insights/timeFormat';
+import { timelineTimeFormat } from '../../src/core/history/timeFormat';
 import { runHeader } from '../../src/core/timeline/jsonl';
 import { explainMoment, type ExplainRequest } from '../../src/extension/timeline/explainMoment';
 import { TIMELINE_PROTOCOL_VERSION, type WebviewMessage } from '../../src/shared/protocol';

@@ -17,7 +17,7 @@ export interface PodPauseParts {
 /**
  * A `pause` line: `paused` opens a stretch (unless one is open: a second debug session pausing the
  * same program changes nothing the probes see), `continued` closes it. As the insights' history
- * reads them (`src/core/insights/history.ts`), so the timeline and the *why* agree.
+ * reads them (`src/core/history/history.ts`), so the timeline and the *why* agree.
  */
 export function onPause(parts: PodPauseParts, event: PauseLine): void {
   const last = parts.pauses[parts.pauses.length - 1];

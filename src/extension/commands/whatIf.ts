@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../../core/engine/events';
-import { type ReplayResult, replayRecording } from '../../core/insights/replay';
-import { type ReplayJson, replayJson, replayTable } from '../../core/insights/replayReport';
+import { type ReplayResult, replayRecording } from '../../core/replay/replay';
+import { type ReplayJson, replayJson, replayTable } from '../../core/replay/replayReport';
 import type { Manifest } from '../../core/manifest';
 import { playableManifest } from '../../core/check';
 import { type RunHeader, runHeader } from '../../core/timeline/jsonl';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { type PausedContainer, type PauseCountdown, pauseCountdown, pauseCountdownDetail, pauseCountdownText, probeTiming } from '../../core/insights/pauseCountdown';
+import { type PausedContainer, type PauseCountdown, pauseCountdown, pauseCountdownDetail, pauseCountdownText, probeTiming } from '../../core/pause/pauseCountdown';
 import { PROBING_CONTAINERS } from '../../core/manifest';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Hold, PauseLedger } from './pauseLedger';

@@ -1,6 +1,6 @@
 import type { EngineEvent, PauseLine } from '../../core/engine/events';
-import type { AttemptLine } from '../../core/insights/history';
-import { noteAttempt, type SeenRun, workerStarted } from '../../core/insights/pauseCountdown';
+import type { AttemptLine } from '../../core/history/history';
+import { noteAttempt, type SeenRun, workerStarted } from '../../core/pause/pauseCountdown';
 import type { ProbeType } from '../../core/manifest';
 
 /**

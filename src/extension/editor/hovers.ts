@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { probeHoverMarkdown } from '../../core/editor/hoverText';
 import { probeExtent } from '../../core/editor/probeText';
 import { escapeMarkdown } from '../../core/text/markdown';
-import { explanationMarkdown, whyHeading } from '../../core/insights/explainMarkdown';
+import { explanationMarkdown, whyHeading } from '../../core/explain/explainMarkdown';
 import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
 import { disagreementSentence, kubeletSentence, podsFor } from '../../core/session/clusterText';
 import type { ContainerSnapshot } from '../../core/session/snapshot';

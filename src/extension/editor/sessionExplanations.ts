@@ -1,6 +1,6 @@
-import { type Explanation, explainContainer } from '../../core/insights/explain';
-import { buildHistory, type RecordingHistory } from '../../core/insights/history';
-import { type TimeFormat, timeFormatFor } from '../../core/insights/timeFormat';
+import { type Explanation, explainContainer } from '../../core/explain/explain';
+import { buildHistory, type RecordingHistory } from '../../core/history/history';
+import { type TimeFormat, timeFormatFor } from '../../core/history/timeFormat';
 import type { SessionSnapshot } from '../../core/session/snapshot';
 import { runHeader } from '../../core/timeline/jsonl';
 import type { TimelineStore } from '../../core/timeline/store';

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../../core/engine/events';
-import { explainContainer } from '../../core/insights/explain';
-import { buildHistory } from '../../core/insights/history';
-import { timelineTimeFormat } from '../../core/insights/timeFormat';
+import { explainContainer } from '../../core/explain/explain';
+import { buildHistory } from '../../core/history/history';
+import { timelineTimeFormat } from '../../core/history/timeFormat';
 import type { TimelineClock } from '../../core/timeline/clockText';
 import type { RunHeader } from '../../core/timeline/jsonl';
 import { laneKeyOf } from '../../core/timeline/laneKeys';

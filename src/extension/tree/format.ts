@@ -6,8 +6,8 @@ import type { ProbeType } from '../../core/manifest';
 import { trailingFailures } from '../../core/session/outcomes';
 import { clusterEventLine, clusterPodSentence, disagreementSentence, kubeletSentence, kubeletSuffix, podKubeletWords } from '../../core/session/clusterText';
 import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionSnapshot } from '../../core/session/snapshot';
-import type { Explanation } from '../../core/insights/explain';
-import { explanationMarkdown } from '../../core/insights/explainMarkdown';
+import type { Explanation } from '../../core/explain/explain';
+import { explanationMarkdown } from '../../core/explain/explainMarkdown';
 import type { SessionKind } from '../sessions/probingSession';
 
 /**
