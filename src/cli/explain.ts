@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type Explanation, type ExplainedState, explainContainer } from '../core/explain/explain';
 import { buildHistory, type RecordingHistory, recordingLength } from '../core/history/history';
-import { roundSeconds } from '../core/history/seconds';
+import { roundSeconds } from '../core/text/durations';
 import { type TimeFormat, timeFormatFor } from '../core/history/timeFormat';
 import { closestNameHint } from '../core/text/closestName';
 import type { CliIo } from './io';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../core/text/markdown';
-import { clockText, type Headline, type Severity, sessionHeadline, virtualTime } from '../core/session/headline';
+import { clockText, type Headline, type Severity, sessionHeadline } from '../core/session/headline';
+import { virtualTime } from '../core/text/durations';
 import type { PauseCountdowns } from './debug/pauseCountdowns';
 import { pausedStatus } from './debug/pauseStatus';
 import type { ProbingSession } from './sessions/probingSession';

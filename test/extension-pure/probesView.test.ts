@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { liveContainerTitle, shortDuration } from '../../src/core/editor/probeText';
+import { liveContainerTitle } from '../../src/core/editor/probeText';
+import { shortDuration } from '../../src/core/text/durations';
 import type { EngineEvent } from '../../src/core/engine/events';
 import { containerCondition } from '../../src/core/session/headline';
 import type { ContainerSnapshot, KillMode, SessionClock, SessionSnapshot } from '../../src/core/session/snapshot';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axisTicks, formatCount, formatDuration, formatElapsed, formatInstant, formatMillis, formatPoint, formatWallClock, tickStep } from '../../src/webview/timeline/format';
+import { axisTicks, formatCount, formatElapsed, formatInstant, formatMillis, formatPoint, formatWallClock, tickStep } from '../../src/webview/timeline/format';
+import { formatDuration } from '../../src/core/text/durations';
 
 const VIRTUAL = { kind: 'virtual' } as const;
 /** 2026-11-24 13:03:17 UTC; the tests pass a zone offset of 0, so they do not depend on the machine's. */

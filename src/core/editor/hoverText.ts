@@ -9,6 +9,7 @@ import type { ProbeSummary } from '../session/summary';
 import { OUTCOME_MARKS } from './probeText';
 import { escapeMarkdown } from '../text/markdown';
 import { failureWindow, killGraceSeconds, recoverySeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
+import { sessionTime } from '../text/durations';
 
 /**
  * The hover of a probe, as markdown: what the kubelet will do with it first (one or two lines of
@@ -212,14 +213,6 @@ function valuesTable(probe: ProbeModel): string[] {
   return ['| field | value |', '|---|---|', ...rows];
 }
 
-/** `42.5 s` in the first minute, then `1:40`, `1:02:05`. */
-export function sessionTime(t: number): string {
-  if (t < 60) return `${t.toFixed(1)} s`;
-  const whole = Math.floor(t);
-  const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
-  const two = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
-}
 
 /** Text in a table cell: one line, no column breaks, markdown escaped, at most 80 characters. */
 function cell(text: string): string {

@@ -6,6 +6,7 @@ import type { ProbeModel } from '../manifest';
 import type { Range } from '../text/range';
 import type { NeverActs } from './neverActs';
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
+import { shortDuration } from '../text/durations';
 
 /**
  * The words the editor shows for a probe or a container: code-lens titles and hover text. Pure
@@ -73,11 +74,6 @@ export function liveContainerTitle(container: ContainerSnapshot, kills: KillMode
   return parts.join(' · ');
 }
 
-/** `40s`, `2m30s`: how long is left, rounded up to the second. */
-export function shortDuration(seconds: number): string {
-  const s = Math.max(0, Math.ceil(seconds - 1e-9));
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}`;
-}
 
 /** One mark per attempt outcome, as hovers and the Probes view list the recent ones. */
 export const OUTCOME_MARKS: Readonly<Record<ProbeSummary['recent'][number], string>> = { success: '●', warning: '◐', failure: '✖', unknown: '?' };

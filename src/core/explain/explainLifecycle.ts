@@ -6,7 +6,7 @@ import { CLUSTER_ENDS, confirmedFor, killingRun, lastWorker, onlyReported, resta
 import { probeName, times } from './explainText';
 import { containerAt, endedBy, tailRun, upTo } from './explainView';
 import type { Cited, ContainerLine, InstanceEnd, InstanceHistory, KubeletEventLine } from '../history/history';
-import { durationWords } from '../history/timeFormat';
+import { durationWords } from '../text/durations';
 
 /**
  * Why a container is not simply running: the back-off before the next start (B1–B3), a kill

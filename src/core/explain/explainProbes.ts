@@ -4,7 +4,7 @@ import { type Cause, type Context, cause, type ExplainedState, type Finding, sam
 import { capitalized, failureKinds, ordinal, probeName, proberErrorWords, times } from './explainText';
 import { type ProbeAt, probeAt, type ProbeRun, tailRun } from './explainView';
 import type { AttemptLine, Cited, StatusLine } from '../history/history';
-import { durationWords } from '../history/timeFormat';
+import { durationWords } from '../text/durations';
 
 /**
  * Why a running container is (not) started and (not) ready, from its probes on the current

@@ -4,7 +4,7 @@ import { failureKinds, times } from './explainText';
 import { endedBy, tailRun, upTo } from './explainView';
 import type { AttemptLine, Cited, InstanceEnd, InstanceHistory, PredictionLine } from '../history/history';
 import { attemptStart } from '../history/measure';
-import { durationWords } from '../history/timeFormat';
+import { durationWords } from '../text/durations';
 
 /**
  * What ended a container's instances, told as one story: killed by a failed liveness or startup

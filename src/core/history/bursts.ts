@@ -1,6 +1,6 @@
 import type { ProbeType } from '../manifest';
 import type { AttemptLine, InstanceEndCause } from './history';
-import { roundSeconds } from './seconds';
+import { roundSeconds } from '../text/durations';
 
 /**
  * Runs of consecutive failures of one probe once it has succeeded: what liveness's

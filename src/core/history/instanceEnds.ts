@@ -1,5 +1,5 @@
 import type { ContainerHistory, InstanceHistory } from './history';
-import { roundSeconds, secondsText } from './seconds';
+import { roundSeconds, secondsText } from '../text/durations';
 
 /**
  * How a container's instances ended, as a scenario says it: the app exited by itself

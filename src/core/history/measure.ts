@@ -4,7 +4,7 @@ import type { KillMode } from '../session/snapshot';
 import { type AttemptLine, type Cited, type ContainerHistory, type InstanceEndCause, type PodHistory, pausedDuring, type RecordingHistory, type WorkerLine } from './history';
 import { BurstCollector, type FailureBurst } from './bursts';
 import { type Latency, latencyOf } from './latency';
-import { roundSeconds } from './seconds';
+import { roundSeconds } from '../text/durations';
 
 export type { FailureBurst } from './bursts';
 export type { Latency } from './latency';

@@ -2,7 +2,7 @@ import type { ProbeType } from '../manifest';
 import type { ScriptedOutcome } from '../scenario/scenario';
 import type { AttemptLine, Cited, ContainerHistory, InstanceHistory, PodHistory, WorkerLine } from './history';
 import { attemptStart, attemptVerdict } from './measure';
-import { roundSeconds } from './seconds';
+import { roundSeconds } from '../text/durations';
 
 /**
  * What a recording says of an app, per probe, in seconds since its container started: each

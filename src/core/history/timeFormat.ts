@@ -1,4 +1,4 @@
-import { virtualTime } from '../session/headline';
+import { virtualTime } from '../text/durations';
 import { momentText, type TimelineClock } from '../timeline/clockText';
 
 /**
@@ -44,14 +44,6 @@ function shortened(times: readonly string[]): string {
     .join(', ');
 }
 
-/** `40 s`, `3 min 20 s`, `2 h 5 min`: a length of time in a sentence, to the second. */
-export function durationWords(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 600) return `${s} s`;
-  if (s < 7200) return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
-  const minutes = Math.round(s / 60);
-  return minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
 
 /**
  * The times of an explanation shown in the timeline, to the second, as its axis says them:

@@ -1,5 +1,6 @@
 import type { EffectiveProbe, HandlerType } from '../manifest';
 import type { AttemptLine } from '../history/history';
+import { countdownWords } from '../text/durations';
 
 /**
  * The breakpoint guard's arithmetic (issue 12 §4): a debugger holds the app, so every probe that
@@ -205,13 +206,6 @@ export function pauseCountdown(container: PausedContainer, pausedAt: number, now
   };
 }
 
-/** `12 s`, `1 min 5 s`, `2 min`: whole seconds. */
-export function secondsText(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const minutes = Math.floor(s / 60);
-  return s % 60 === 0 ? `${minutes} min` : `${minutes} min ${s % 60} s`;
-}
 
 const PROBE_FIELD = { liveness: 'livenessProbe', startup: 'startupProbe' } as const;
 
@@ -230,7 +224,7 @@ export type TextForm = 'plain' | 'markdown';
  * restart), the time paused and past down.
  */
 export function pauseCountdownText(countdown: PauseCountdown, form: TextForm): string {
-  const paused = `paused ${secondsText(Math.floor(countdown.pausedSeconds))}`;
+  const paused = `paused ${countdownWords(Math.floor(countdown.pausedSeconds))}`;
   const name = form === 'markdown' ? `\`${countdown.container}\`` : countdown.container;
   if (countdown.kind === 'none') {
     switch (countdown.reason) {
@@ -245,11 +239,11 @@ export function pauseCountdownText(countdown: PauseCountdown, form: TextForm): s
     }
   }
   const who = countdown.probe === 'liveness' ? 'liveness' : 'the startupProbe';
-  const window = `(${countdown.timing.failureThreshold} × ${secondsText(countdown.timing.periodSeconds)})`;
+  const window = `(${countdown.timing.failureThreshold} × ${countdownWords(countdown.timing.periodSeconds)})`;
   if (!Number.isFinite(countdown.restartAt)) return `${paused} — ${name}'s ${PROBE_FIELD[countdown.probe]} would never reach its threshold`;
-  if (countdown.secondsLeft > 0) return `${paused} — in the cluster ${who} would restart ${name} in ${secondsText(Math.ceil(countdown.secondsLeft - 1e-9))} ${window}`;
+  if (countdown.secondsLeft > 0) return `${paused} — in the cluster ${who} would restart ${name} in ${countdownWords(Math.ceil(countdown.secondsLeft - 1e-9))} ${window}`;
   const ago = Math.floor(-countdown.secondsLeft);
-  return `${paused} — in the cluster ${who} would have restarted ${name} ${ago === 0 ? 'just now' : `${secondsText(ago)} ago`} ${window}`;
+  return `${paused} — in the cluster ${who} would have restarted ${name} ${ago === 0 ? 'just now' : `${countdownWords(ago)} ago`} ${window}`;
 }
 
 /** How the countdown was reached, for a tooltip: the probe's numbers, and what the time rests on. */
@@ -268,11 +262,11 @@ export function pauseCountdownDetail(countdown: PauseCountdown): string {
   }
   const { failureThreshold: f, periodSeconds: p, timeoutSeconds: timeout, handler } = countdown.timing;
   const field = PROBE_FIELD[countdown.probe];
-  const what = handler === 'exec' ? `each attempt of the exec ${field} is assumed to need the held process and to time out after ${secondsText(timeout)}` : `each attempt of the ${handler ? `${handler} ` : ''}${field} waits for the held process and times out after ${secondsText(timeout)}`;
+  const what = handler === 'exec' ? `each attempt of the exec ${field} is assumed to need the held process and to time out after ${countdownWords(timeout)}` : `each attempt of the ${handler ? `${handler} ` : ''}${field} waits for the held process and times out after ${countdownWords(timeout)}`;
   const basis =
     countdown.basis === 'seen'
-      ? `Counted on this session's own ticks (every ${secondsText(p)})${countdown.failuresBefore > 0 ? `, after the ${countdown.failuresBefore} failure${countdown.failuresBefore === 1 ? '' : 's'} it had already counted` : ''}.`
-      : `Worst case: the kubelet's next tick comes the moment the pause begins, so the ${ordinal(f)} failure ends ${f - 1} × ${secondsText(p)} + ${secondsText(timeout)} after it.`;
+      ? `Counted on this session's own ticks (every ${countdownWords(p)})${countdown.failuresBefore > 0 ? `, after the ${countdown.failuresBefore} failure${countdown.failuresBefore === 1 ? '' : 's'} it had already counted` : ''}.`
+      : `Worst case: the kubelet's next tick comes the moment the pause begins, so the ${ordinal(f)} failure ends ${f - 1} × ${countdownWords(p)} + ${countdownWords(timeout)} after it.`;
   return `While paused, ${what}; after ${f} failures in a row (failureThreshold ${f}, periodSeconds ${p}) the kubelet restarts the container. ${basis}`;
 }
 

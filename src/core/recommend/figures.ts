@@ -1,7 +1,7 @@
 import type { ProbeType } from '../manifest';
 import type { KillMode } from '../session/snapshot';
 import type { Latency, ProbeMeasurement, StartupTime } from '../history/measure';
-import { roundSeconds } from '../history/seconds';
+import { roundSeconds } from '../text/durations';
 
 /**
  * What the recommendations rest on, per container of the manifest: the measurements of every

@@ -9,7 +9,7 @@ import { observedStartup, type ProbeFigures, probeFigures } from './figures';
 import type { ProbeMeasurement } from '../history/measure';
 import { groupByContainer, groupKey, unmatchedOf } from './manifestMatch';
 import * as say from './recommendText';
-import { roundSeconds } from '../history/seconds';
+import { roundSeconds } from '../text/durations';
 import { joinInsertions, probeKeyOf, Verifier } from './verify';
 
 /**

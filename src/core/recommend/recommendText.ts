@@ -1,14 +1,14 @@
 import { livenessKillSeconds, startupBudgetSeconds, toleranceSeconds } from '../rules/timing/formulas';
 import type { EffectiveProbe, ProbeType } from '../manifest';
 import type { FailureBurst, Latency } from '../history/measure';
-import { secondsText } from '../history/seconds';
+import { secondsText } from '../text/durations';
 
 /**
  * The sentences of a recommendation: why (the figures it rests on) and what it changes, in the
  * terms of docs/spec/validation-rules.md §C (`f × p`, `K_live = d + f × p`, `B_start = d + f × p`).
  */
 
-export { secondsText } from '../history/seconds';
+export { secondsText } from '../text/durations';
 
 export function msText(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : secondsText(ms / 1000);

@@ -1,6 +1,6 @@
 import type { EngineEvent } from '../engine/events';
 import type { KillMode } from '../session/snapshot';
-import { roundSeconds } from '../history/seconds';
+import { roundSeconds } from '../text/durations';
 
 /**
  * What a run did to each container, in the figures a replay compares: the same function reads the

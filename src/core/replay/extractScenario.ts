@@ -3,7 +3,7 @@ import { type ContainerScript, DEFAULT_SCENARIO, type ProbeScript, type Scenario
 import type { ContainerHistory, PodHistory, RecordingHistory } from '../history/history';
 import { instanceEnds } from '../history/instanceEnds';
 import { type ContainerObservations, type Disagreement, type Observation, observeContainer } from '../history/probeObservations';
-import { roundSeconds, secondsText } from '../history/seconds';
+import { roundSeconds, secondsText } from '../text/durations';
 
 /**
  * A recording turned into a scenario (docs/design.md §3): how the app behaved, per container, in

@@ -1,6 +1,7 @@
 import type { KillCounts } from './containerOutcomes';
 import type { BeforeAfter, ContainerComparison, ReplayResult } from './replay';
-import { roundSeconds } from '../history/seconds';
+import { roundSeconds } from '../text/durations';
+import { reportDuration } from '../text/durations';
 
 /** `probe-lens replay --format json` (docs/design.md §3: one schema version, no prose). */
 export interface ReplayJson {
@@ -16,8 +17,8 @@ export function replayJson(result: ReplayResult): ReplayJson {
 
 const ROWS: readonly { readonly label: string; readonly text: (c: ContainerComparison) => BeforeAfter<string> }[] = [
   { label: 'restarts', text: (c) => both(c.restarts, String) },
-  { label: 'time to Ready', text: (c) => both(c.timeToReady, (s) => (s === null ? 'never' : duration(s))) },
-  { label: 'time not Ready', text: (c) => both(c.timeNotReady, (s) => (s === null ? '—' : duration(s))) },
+  { label: 'time to Ready', text: (c) => both(c.timeToReady, (s) => (s === null ? 'never' : reportDuration(s))) },
+  { label: 'time not Ready', text: (c) => both(c.timeNotReady, (s) => (s === null ? '—' : reportDuration(s))) },
   { label: 'kills', text: (c) => both(c.kills, killsText) },
 ];
 
@@ -58,10 +59,3 @@ export function killsText(kills: KillCounts): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-/** `0 s`, `45.6 s`, `2m 10s`, `1h 02m`: seconds as people read them. */
-export function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds * 10) / 10} s`;
-  const s = Math.round(seconds);
-  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}

@@ -1,5 +1,6 @@
 import { trailingFailures } from './outcomes';
 import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionClock, SessionSnapshot } from './snapshot';
+import { virtualTime } from '../text/durations';
 
 /**
  * The worst thing in a session, in a few words, for the status bar and the session's row:
@@ -108,12 +109,6 @@ export function sessionHeadline(snapshot: SessionSnapshot): Headline {
   return headline;
 }
 
-/** `t+00:03:20`: virtual time since the simulation began. */
-export function virtualTime(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `t+${two(Math.floor(s / 3600))}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
-}
 
 /** A simulation's clock as its row says it: `t+00:03:20 · 60×`, `t+00:03:20 · paused`; nothing on the wall clock. */
 export function clockText(clock: SessionClock, t: number): string | undefined {

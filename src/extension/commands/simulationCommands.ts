@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { NextEvent } from '../../core/session/playback';
-import { virtualTime } from '../../core/session/headline';
+import { virtualTime } from '../../core/text/durations';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
 import { readTarget, sessionOf } from './args';
 import { pickSession } from './pickers';
 import { notify } from '../sessions/notices';
+import { stepText } from '../../core/text/durations';
 
 /** Virtual seconds per real second the speed picker offers. */
 const SIMULATION_SPEEDS: readonly number[] = [1, 10, 60, 600, 3600];
@@ -60,16 +61,13 @@ function nextEvent(session: ProbingSession): NextEvent | undefined {
 async function pickSpeed(current: number): Promise<number | undefined> {
   const items = SIMULATION_SPEEDS.map((speed) => ({
     label: `${speed}×`,
-    description: `${speed === current ? 'now · ' : ''}${speed === 1 ? 'real time' : `a minute in ${formatSeconds(60 / speed)}`}`,
+    description: `${speed === current ? 'now · ' : ''}${speed === 1 ? 'real time' : `a minute in ${stepText(60 / speed)}`}`,
     speed,
   }));
   const chosen = await vscode.window.showQuickPick(items, { title: 'Simulation speed', placeHolder: `Virtual seconds per real second (now ${current}×)` });
   return chosen?.speed;
 }
 
-function formatSeconds(seconds: number): string {
-  return seconds >= 1 ? `${seconds} s` : `${Math.round(seconds * 1000)} ms`;
-}
 
 /** The simulation a command is about: the row's, the one named, the active manifest's, else one picked. */
 async function simulationOf(sessions: Sessions, args: readonly unknown[], title: string): Promise<ProbingSession | undefined> {

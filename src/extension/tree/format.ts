@@ -1,7 +1,9 @@
-import { OUTCOME_MARKS, shortDuration } from '../../core/editor/probeText';
+import { OUTCOME_MARKS } from '../../core/editor/probeText';
+import { shortDuration } from '../../core/text/durations';
 import { escapeMarkdown } from '../../core/text/markdown';
 import { crashLoopDelayMs } from '../../core/engine/crashLoop';
-import { containerCondition, killingWord, podHeadline, restartsLabel, type Severity, sessionHeadline, virtualTime } from '../../core/session/headline';
+import { containerCondition, killingWord, podHeadline, restartsLabel, type Severity, sessionHeadline } from '../../core/session/headline';
+import { virtualTime } from '../../core/text/durations';
 import type { ProbeType } from '../../core/manifest';
 import { trailingFailures } from '../../core/session/outcomes';
 import { clusterEventLine, clusterPodSentence, disagreementSentence, kubeletSentence, kubeletSuffix, podKubeletWords } from '../../core/session/clusterText';

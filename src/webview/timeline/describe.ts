@@ -13,7 +13,8 @@ import type { LineProblem } from '../../core/timeline/jsonl';
 import type { TimelineClock } from '../../shared/protocol';
 import { containerClusterSummary, currentClusterPod, describeClusterHit, openDisagreement, podClusterSummary } from './describeCluster';
 import { describePause, PAUSED_ATTEMPT_LINE, podPauseSummary, probePauseSummary } from './describePause';
-import { formatCount, formatDuration, formatInstant, formatMillis, formatPoint, plural } from './format';
+import { formatCount, formatInstant, formatMillis, formatPoint, plural } from './format';
+import { formatDuration } from '../../core/text/durations';
 import { type Hit, markerFor } from './hitTest';
 import { showsCluster } from './layout';
 

@@ -9,7 +9,8 @@ import type { Span } from '../../core/timeline/spans';
 import type { ContainerLane, PodLane } from '../../core/timeline/viewModel';
 import type { TimelineClock } from '../../shared/protocol';
 import type { Tooltip } from './describe';
-import { formatCount, formatDuration, formatInstant, plural } from './format';
+import { formatCount, formatInstant, plural } from './format';
+import { formatDuration } from '../../core/text/durations';
 import type { Hit } from './hitTest';
 
 /** What the words are made with: the clock, and describe.ts's ways of cutting text and saying a stretch. */

@@ -5,6 +5,7 @@
  */
 import { decimalsFor, formatElapsed } from '../../core/timeline/clockText';
 import type { TimelineClock } from '../../shared/protocol';
+import { formatDuration } from '../../core/text/durations';
 
 export { formatElapsed };
 
@@ -85,24 +86,6 @@ export function formatPoint(t: number, clock: TimelineClock, timeZoneOffsetMinut
   return formatDuration(t);
 }
 
-/** A length of time for people: `250 ms`, `4.5s`, `45s`, `12m30s`, `3h12m`, `2d4h`. */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '–';
-  const s = Math.abs(seconds);
-  const sign = seconds < 0 ? '-' : '';
-  if (s === 0) return '0s';
-  if (s < 1) return `${sign}${Math.round(s * 1000)} ms`;
-  if (s < 10 && Math.round(s * 10) % 10 !== 0) return `${sign}${(Math.round(s * 10) / 10).toFixed(1)}s`;
-  const whole = Math.round(s);
-  if (whole < 60) return `${sign}${whole}s`;
-  const days = Math.floor(whole / 86400);
-  const hours = Math.floor((whole % 86400) / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const secs = whole % 60;
-  if (days > 0) return `${sign}${days}d${hours > 0 ? `${hours}h` : ''}`;
-  if (hours > 0) return `${sign}${hours}h${minutes > 0 ? `${minutes}m` : ''}`;
-  return `${sign}${minutes}m${secs > 0 ? `${secs}s` : ''}`;
-}
 
 /** A probe attempt's duration (milliseconds in the events): `12 ms`, `1.20 s`. */
 export function formatMillis(ms: number): string {

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type LiveProbe, probeHoverMarkdown, sessionTime, type TimedAttempt } from '../../../src/core/editor/hoverText';
+import { type LiveProbe, probeHoverMarkdown, type TimedAttempt } from '../../../src/core/editor/hoverText';
+import { sessionTime } from '../../../src/core/text/durations';
 import { parseManifest, type ProbeModel, type ProbeType } from '../../../src/core/manifest';
 import { check, podSpec, podWith } from '../../helpers/manifests';
 

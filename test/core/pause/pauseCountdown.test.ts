@@ -17,10 +17,10 @@ import {
   type ProbeTiming,
   restartingProbe,
   type SeenRun,
-  secondsText,
   thresholdTime,
   workerStarted,
 } from '../../../src/core/pause/pauseCountdown';
+import { countdownWords } from '../../../src/core/text/durations';
 import { kubeletEventLines, only, simulated, webPod } from '../../helpers/engine';
 
 const HTTP: ProbeTiming = { handler: 'httpGet', initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3 };
@@ -204,7 +204,7 @@ describe('the countdown (issue 12 §4)', () => {
   });
 
   test('durations in words', () => {
-    assert.deepEqual([0, 12, 59.6, 60, 125, 3600].map(secondsText), ['0 s', '12 s', '1 min', '1 min', '2 min 5 s', '60 min']);
+    assert.deepEqual([0, 12, 59.6, 60, 125, 3600].map((s) => countdownWords(s)), ['0 s', '12 s', '1 min', '1 min', '2 min 5 s', '60 min']);
   });
 });
 

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clockText, containerCondition, podHeadline, RANK, restartsLabel, sessionHeadline, virtualTime } from '../../../src/core/session/headline';
+import { clockText, containerCondition, podHeadline, RANK, restartsLabel, sessionHeadline } from '../../../src/core/session/headline';
+import { virtualTime } from '../../../src/core/text/durations';
 import type { ContainerSnapshot, KillMode, PodSnapshot, ProbeSnapshot, SessionSnapshot } from '../../../src/core/session/snapshot';
 import type { ProbeType } from '../../../src/core/manifest';
 import type { ProbeResult } from '../../../src/core/probers/types';
