@@ -3,7 +3,7 @@ import { type Block, CATEGORY_TITLES, inlineSpans, RULE_DOCS, type RulePage, rul
 import { normaliseRuleIds, RULE_INFO } from '../core/rules/registry';
 import { escapeHtml } from '../core/text/html';
 import { notify } from './sessions/notices';
-import { webviewNonce } from './webviewNonce';
+import { webviewNonce, webviewPageHtml } from './webviews/page';
 
 /** Opens a rule's page; its argument is the rule id (`P06`), or none for a list to pick from. */
 export const SHOW_RULE_DOC_COMMAND = 'probeLens.showRuleDoc';
@@ -90,20 +90,13 @@ class RuleDocPanel implements vscode.Disposable {
  * (design §5), colours from the theme. `data-rule` names the rule for tests that look at the page.
  */
 export function ruleDocHtml(page: RulePage, nonce: string): string {
-  const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`].join('; ');
   const severity = `<span class="severity ${page.severity.main}">${page.severity.main}</span>${page.severity.also ? ` <span class="also">(<span class="severity ${page.severity.also.severity}">${page.severity.also.severity}</span> ${escapeHtml(page.severity.also.when)})</span>` : ''}`;
   const sections = page.sections.map((section) => `<section>\n<h2>${escapeHtml(section.heading)}</h2>\n${section.blocks.map(blockHtml).join('\n')}\n</section>`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapeHtml(`${page.id} — ${page.name}`)}</title>
-<style nonce="${escapeHtml(nonce)}">${STYLE}</style>
-</head>
-<body>
-<main data-rule="${escapeHtml(page.id)}">
+  return webviewPageHtml({
+    csp: [`style-src 'nonce-${nonce}'`],
+    title: `${page.id} — ${page.name}`,
+    head: `<style nonce="${escapeHtml(nonce)}">${STYLE}</style>`,
+    body: `<main data-rule="${escapeHtml(page.id)}">
 <header>
 <p class="kicker">Probe Lens rule · ${inlineHtml(CATEGORY_TITLES[page.category])}</p>
 <h1 id="${escapeHtml(page.id.toLowerCase())}"><span class="id">${escapeHtml(page.id)}</span> ${escapeHtml(page.name)}</h1>
@@ -111,10 +104,8 @@ export function ruleDocHtml(page: RulePage, nonce: string): string {
 </header>
 ${sections.join('\n')}
 <p class="settings"><a href="${commandHref('workbench.action.openSettings', 'probeLens.disabledRules')}">Open the probeLens.disabledRules setting</a> · <a href="${commandHref(SHOW_RULE_DOC_COMMAND)}">All rules…</a></p>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 function blockHtml(block: Block): string {

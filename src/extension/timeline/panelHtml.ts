@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { escapeHtml } from '../../core/text/html';
-import { webviewNonce } from '../webviewNonce';
+import { webviewNonce, webviewPageHtml } from '../webviews/page';
 
 /** The folders a timeline webview may load from (design §5): the bundles and the styles, nothing else. */
 export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -24,26 +24,10 @@ export function timelineWebviewOptions(extensionUri: vscode.Uri): vscode.Webview
 export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
   const nonce = webviewNonce();
   const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeHtml(asset('dist', 'codicons', 'codicon.css'))}">
-<link rel="stylesheet" href="${escapeHtml(asset('media', 'timeline.css'))}">
-<title>${escapeHtml(title)}</title>
-</head>
-<body>
-<script nonce="${escapeHtml(nonce)}" src="${escapeHtml(asset('dist', 'webview', 'timeline.js'))}"></script>
-</body>
-</html>
-`;
+  return webviewPageHtml({
+    csp: [`script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`],
+    title,
+    head: [asset('dist', 'codicons', 'codicon.css'), asset('media', 'timeline.css')].map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n'),
+    body: `<script nonce="${escapeHtml(nonce)}" src="${escapeHtml(asset('dist', 'webview', 'timeline.js'))}"></script>`,
+  });
 }
