@@ -95,6 +95,11 @@ export type HostMessage =
       readonly loading?: boolean;
       /** Several runs one above the other: how many of the events (in this load and the appends after it) are each's. */
       readonly sections?: readonly TimelineSection[];
+      /**
+       * The source had already stopped (a revived panel, a recording): why. It applies with the
+       * last of these events, so no frame shows a stopped session as live between two messages.
+       */
+      readonly ended?: string;
     }
   | { readonly type: 'append'; readonly protocol: number; readonly events: readonly EngineEvent[]; readonly dropped: readonly DroppedEvents[]; readonly now: number; readonly loading?: boolean; /** A live session's rate now (a paused simulation: 0), when it has one. */ readonly rate?: number }
   /** The session stopped: no more events, `follow` stops at `now`. */

@@ -95,3 +95,19 @@ test('session: a failed load is no longer loading nor live', () => {
   session.load({ type: 'load', protocol: 1, source: LIVE, events: [], dropped: [], now: 0 }, 0);
   assert.equal(session.failed, undefined, 'a new load starts over');
 });
+
+test('a source that had already stopped (a revived panel) is never live: its load ends it, a sliced load with its last slice', () => {
+  const whole = new TimelineSession();
+  whole.load({ type: 'load', protocol: 1, source: LIVE, events: [], dropped: [], now: 12, ended: 'restored after a window reload' }, 0);
+  assert.equal(whole.isLive, false);
+  assert.deepEqual(whole.ended, { now: 12, reason: 'restored after a window reload' });
+
+  const sliced = new TimelineSession();
+  sliced.load({ type: 'load', protocol: 1, source: LIVE, events: [], dropped: [], now: 12, loading: true, ended: 'restored after a window reload' }, 0);
+  assert.equal(sliced.ended, undefined, 'still loading: not yet ended');
+  sliced.append({ type: 'append', protocol: 1, events: [], dropped: [], now: 12, loading: true }, 0);
+  assert.equal(sliced.ended, undefined);
+  sliced.append({ type: 'append', protocol: 1, events: [], dropped: [], now: 12 }, 0);
+  assert.deepEqual(sliced.ended, { now: 12, reason: 'restored after a window reload' });
+  assert.equal(sliced.isLive, false);
+});

@@ -9,7 +9,7 @@ export type Outgoing = HostMessage extends infer M ? (M extends HostMessage ? Om
 
 /**
  * What a (re)created webview loads: everything the source holds now (the `load` message's data),
- * and, for a stopped session, why it will send nothing more (an `ended` follows the load).
+ * and, for a stopped session, why it will send nothing more (the load carries it).
  */
 export type TimelineSnapshot = Pick<Extract<HostMessage, { type: 'load' }>, 'header' | 'events' | 'dropped' | 'now' | 'problems' | 'skipped' | 'sections'> & { readonly ended?: string };
 
@@ -261,6 +261,7 @@ export class TimelinePanel implements vscode.Disposable {
       ...(restore ? { restore } : {}),
       ...(more ? { loading: true } : {}),
       ...(snapshot.sections ? { sections: snapshot.sections } : {}),
+      ...(snapshot.ended !== undefined ? { ended: snapshot.ended } : {}),
     });
     for (let at = FIRST_SLICE_EVENTS; at < events.length; at += APPEND_SLICE_EVENTS) {
       if (generation !== this.generation) return;
@@ -270,7 +271,6 @@ export class TimelinePanel implements vscode.Disposable {
     }
     if (generation !== this.generation) return;
     this.state = 'loaded';
-    if (snapshot.ended !== undefined) this.post({ type: 'ended', now, reason: snapshot.ended });
     if (this.lanes.length > 0) this.post({ type: 'highlight', lanes: this.lanes });
     const queued = this.queue;
     this.queue = [];

@@ -128,6 +128,7 @@ export class TimelineApp {
 
   receive(message: HostMessage): void {
     this.notes.invalidate();
+    const endedBefore = this.session.ended;
     switch (message.type) {
       case 'load':
         this.load(message);
@@ -137,7 +138,6 @@ export class TimelineApp {
         break;
       case 'ended':
         this.session.end(message.now, message.reason);
-        this.view.sessionEnded();
         break;
       case 'highlight':
         this.rows.highlight(message.lanes);
@@ -151,6 +151,8 @@ export class TimelineApp {
         this.why.receive(message);
         break;
     }
+    // Ended by an `ended`, or with the last slice of a source that had already stopped.
+    if (this.session.ended !== undefined && this.session.ended !== endedBefore) this.view.sessionEnded();
     this.frames.request();
   }
 

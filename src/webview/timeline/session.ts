@@ -30,6 +30,8 @@ export class TimelineSession {
   loading = true;
   failed: string | undefined;
   ended: Ended | undefined;
+  /** Why a source that had already stopped did, until its last slice has loaded. */
+  private endsWhenLoaded: Ended | undefined;
   problems: readonly LineProblem[] = [];
   skipped = 0;
   private readonly liveClock = new LiveClock();
@@ -44,15 +46,26 @@ export class TimelineSession {
     this.loading = message.loading === true;
     this.failed = undefined;
     this.ended = undefined;
+    this.endsWhenLoaded = message.ended === undefined ? undefined : { now: message.now, reason: message.ended };
     this.feed = new EventFeed(message.source.replayable, message.sections ?? []);
     this.feed.reset(message.events, message.dropped, message.now);
     this.liveClock.reset(message.now, message.source.rate, at);
+    this.endIfLoaded();
   }
 
   append(message: AppendMessage, at: number): void {
     this.feed.append(message.events, message.dropped, message.now);
     this.liveClock.sync(message.now, at, message.rate);
     this.loading = message.loading === true;
+    this.endIfLoaded();
+  }
+
+  /** A source that had stopped before it loaded ends with its last slice, in the same message. */
+  private endIfLoaded(): void {
+    if (this.loading || this.endsWhenLoaded === undefined) return;
+    const { now, reason } = this.endsWhenLoaded;
+    this.endsWhenLoaded = undefined;
+    this.end(now, reason);
   }
 
   /** The session stopped at `now`: the host's last word on the time corrects any run-on guess. */
