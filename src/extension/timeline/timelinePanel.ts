@@ -72,6 +72,8 @@ export interface SentMessage {
   readonly loading?: boolean;
   readonly lanes?: readonly string[];
   readonly live?: boolean;
+  /** A `load` of a source that had already stopped: why. */
+  readonly ended?: string;
   /** An `explanation`: the question it answers, and its sentence or why there is none. */
   readonly request?: number;
   readonly sentence?: string;
@@ -287,6 +289,7 @@ export class TimelinePanel implements vscode.Disposable {
       ...('loading' in message && message.loading !== undefined ? { loading: message.loading } : {}),
       ...('lanes' in message ? { lanes: message.lanes } : {}),
       ...('source' in message ? { live: message.source.live } : {}),
+      ...(message.type === 'load' && message.ended !== undefined ? { ended: message.ended } : {}),
       ...(message.type === 'explanation' ? { request: message.request, ...(message.explanation ? { sentence: message.explanation.sentence } : {}), ...(message.failure !== undefined ? { failure: message.failure } : {}) } : {}),
     };
     this.remember(this.sent, summary);
