@@ -5,8 +5,8 @@ import type { ContainerModel } from '../core/manifest';
 import type { ManifestModels } from './documents/manifestModels';
 import { toVsRange } from './documents/positions';
 import { containerHoldingLine, type PlacedContainer, refuse, workspaceEditOf } from './fixCommands';
+import { COMMANDS } from './base/commandIds';
 
-export const DECLARE_PORT_COMMAND = 'probeLens.declarePort';
 
 export function declarePortTitle(name: string): string {
   return `Declare port "${name}"…`;
@@ -26,7 +26,7 @@ export function declarePortTitle(name: string): string {
 export type DeclarePortArgs = [uri: vscode.Uri | string, line: number, name: string, containerPort?: number];
 
 export function registerDeclarePortCommand(models: ManifestModels): vscode.Disposable {
-  return vscode.commands.registerCommand(DECLARE_PORT_COMMAND, (...args: DeclarePortArgs) => declarePortCommand(models, args));
+  return vscode.commands.registerCommand(COMMANDS.declarePort, (...args: DeclarePortArgs) => declarePortCommand(models, args));
 }
 
 async function declarePortCommand(models: ManifestModels, [uri, line, name, containerPort]: DeclarePortArgs): Promise<boolean> {

@@ -7,13 +7,13 @@ import { deriveStartupProbe, parseBudgetSeconds, startupBudgetProblem, startupFa
 import type { ProbeModel } from '../core/manifest';
 import { type Problem, presentFindings } from '../core/rules/present';
 import type { Finding, Fix } from '../core/rules/types';
-import { DECLARE_PORT_COMMAND, type DeclarePortArgs, declarePortTitle, registerDeclarePortCommand } from './declarePortCommand';
+import { type DeclarePortArgs, declarePortTitle, registerDeclarePortCommand } from './declarePortCommand';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { ManifestModels } from './documents/manifestModels';
 import { toVsRange } from './documents/positions';
 import { containerHoldingLine, type PlacedContainer, refuse, workspaceEditOf } from './fixCommands';
+import { COMMANDS } from './base/commandIds';
 
-export const ADD_STARTUP_PROBE_COMMAND = 'probeLens.addStartupProbe';
 
 /** L10: liveness can kill before the app is ready; its remedy is a startupProbe. */
 const LIVENESS_KILLS_EARLY = 'L10';
@@ -99,7 +99,7 @@ function declarePortActions(snapshot: ManifestSnapshot, document: vscode.TextDoc
   const obstacle = declarePortObstacle(found.probe.container);
   if (obstacle) action.disabled = { reason: obstacle };
   const args: DeclarePortArgs = [document.uri, diagnostic.range.start.line, handler.port];
-  action.command = { command: DECLARE_PORT_COMMAND, title, arguments: args };
+  action.command = { command: COMMANDS.declarePort, title, arguments: args };
   action.diagnostics = [diagnostic];
   return [action];
 }
@@ -161,7 +161,7 @@ function addStartupProbeAction(document: vscode.TextDocument, found: PlacedConta
   if (obstacle) action.disabled = { reason: obstacle };
   const line = toVsRange((found.container.probe('liveness') as ProbeModel).keyRange, found.placed).start.line;
   const args: AddStartupProbeArgs = [document.uri, line];
-  action.command = { command: ADD_STARTUP_PROBE_COMMAND, title: ADD_STARTUP_PROBE_TITLE, arguments: args };
+  action.command = { command: COMMANDS.addStartupProbe, title: ADD_STARTUP_PROBE_TITLE, arguments: args };
   return action;
 }
 
@@ -193,7 +193,7 @@ function livenessContainerAt(snapshot: ManifestSnapshot, line: number): PlacedCo
 export type AddStartupProbeArgs = [uri?: vscode.Uri | string, line?: number, budgetSeconds?: number];
 
 export function registerAddStartupProbeCommand(models: ManifestModels): vscode.Disposable {
-  return vscode.commands.registerCommand(ADD_STARTUP_PROBE_COMMAND, (...args: AddStartupProbeArgs) => addStartupProbe(models, args));
+  return vscode.commands.registerCommand(COMMANDS.addStartupProbe, (...args: AddStartupProbeArgs) => addStartupProbe(models, args));
 }
 
 async function addStartupProbe(models: ManifestModels, [uri, line, budgetSeconds]: AddStartupProbeArgs): Promise<boolean> {

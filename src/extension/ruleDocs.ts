@@ -3,14 +3,14 @@ import { type Block, CATEGORY_TITLES, inlineSpans, RULE_DOCS, type RulePage, rul
 import { normaliseRuleIds, RULE_INFO } from '../core/rules/registry';
 import { escapeHtml } from '../core/text/html';
 import { notify } from './sessions/notices';
-import { webviewNonce, webviewPageHtml } from './webviews/page';
+import { webviewNonce, webviewPageHtml } from './base/webviewPage';
+import { COMMANDS } from './base/commandIds';
 
 /** Opens a rule's page; its argument is the rule id (`P06`), or none for a list to pick from. */
-export const SHOW_RULE_DOC_COMMAND = 'probeLens.showRuleDoc';
 export const RULE_DOC_VIEW_TYPE = 'probeLens.ruleDoc';
 
 /** The commands a rule page's links may run: other rules, and the setting that turns rules off. */
-const PAGE_COMMANDS = [SHOW_RULE_DOC_COMMAND, 'workbench.action.openSettings'];
+const PAGE_COMMANDS = [COMMANDS.showRuleDoc, 'workbench.action.openSettings'];
 
 /**
  * What a diagnostic's code links to: a `command:` URI that opens the rule's own page. The
@@ -22,14 +22,14 @@ const PAGE_COMMANDS = [SHOW_RULE_DOC_COMMAND, 'workbench.action.openSettings'];
  * for a URI it was not told is trusted.
  */
 export function ruleDocTarget(ruleId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: 'command', path: SHOW_RULE_DOC_COMMAND, query: JSON.stringify([ruleId]) });
+  return vscode.Uri.from({ scheme: 'command', path: COMMANDS.showRuleDoc, query: JSON.stringify([ruleId]) });
 }
 
 /** The `probeLens.showRuleDoc` command and the one panel it shows rule pages in. */
 export function registerRuleDocs(context: Pick<vscode.ExtensionContext, 'extensionUri'>): vscode.Disposable {
   const panel = new RuleDocPanel(context.extensionUri);
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(SHOW_RULE_DOC_COMMAND, async (ruleId?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.showRuleDoc, async (ruleId?: unknown) => {
       const id = typeof ruleId === 'string' ? normaliseRuleIds([ruleId]).known[0] : await pickRule();
       if (typeof ruleId === 'string' && id === undefined) void notify('warning', `Probe Lens has no rule "${ruleId}".`);
       if (id !== undefined) panel.show(id);
@@ -103,7 +103,7 @@ export function ruleDocHtml(page: RulePage, nonce: string): string {
 <p class="summary">${severity} — ${inlineHtml(page.title)}</p>
 </header>
 ${sections.join('\n')}
-<p class="settings"><a href="${commandHref('workbench.action.openSettings', 'probeLens.disabledRules')}">Open the probeLens.disabledRules setting</a> · <a href="${commandHref(SHOW_RULE_DOC_COMMAND)}">All rules…</a></p>
+<p class="settings"><a href="${commandHref('workbench.action.openSettings', 'probeLens.disabledRules')}">Open the probeLens.disabledRules setting</a> · <a href="${commandHref(COMMANDS.showRuleDoc)}">All rules…</a></p>
 </main>`,
   });
 }
@@ -130,7 +130,7 @@ function inlineHtml(text: string): string {
         case 'strong':
           return `<strong>${escapeHtml(span.text)}</strong>`;
         case 'rule':
-          return `<a href="${commandHref(SHOW_RULE_DOC_COMMAND, span.text)}">${escapeHtml(span.text)}</a>`;
+          return `<a href="${commandHref(COMMANDS.showRuleDoc, span.text)}">${escapeHtml(span.text)}</a>`;
         case 'text':
           return escapeHtml(span.text);
       }

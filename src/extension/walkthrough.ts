@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { exists } from './documents/fileNames';
 import type { Outcome } from './sessions/launcher';
 import { notify } from './sessions/notices';
+import { COMMANDS } from './base/commandIds';
 
 /**
  * The *Get Started with Probe Lens* walkthrough's commands (package.json `contributes.walkthroughs`).
@@ -16,8 +17,8 @@ export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Di
     vscode.Uri.joinPath(context.globalStorageUri, 'walkthrough'),
   );
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('probeLens.walkthrough.openExample', () => example.open()),
-    vscode.commands.registerCommand('probeLens.walkthrough.simulateExample', () => example.simulate()),
+    vscode.commands.registerCommand(COMMANDS.openWalkthroughExample, () => example.open()),
+    vscode.commands.registerCommand(COMMANDS.simulateWalkthroughExample, () => example.simulate()),
   );
 }
 
@@ -52,7 +53,7 @@ class WalkthroughExample {
   async simulate(): Promise<unknown> {
     // From the walkthrough, the active editor is the walkthrough itself: say which manifest.
     if (!(await this.open())) return undefined;
-    return vscode.commands.executeCommand('probeLens.simulate', { uri: this.manifest, scenario: this.scenario, speed: WALKTHROUGH_SPEED });
+    return vscode.commands.executeCommand(COMMANDS.simulate, { uri: this.manifest, scenario: this.scenario, speed: WALKTHROUGH_SPEED });
   }
 
   /**

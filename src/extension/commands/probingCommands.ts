@@ -4,7 +4,7 @@ import type { ExecConsent } from '../safety/execConsent';
 import { probingRefusal } from '../safety/trust';
 import { type KubeContexts, readContexts } from '../../core/kubeclient/kubeContexts';
 import type { LocalStarted, Outcome, ProbeOnceResult, SessionLauncher } from '../sessions/launcher';
-import { readSettings } from '../settings';
+import { readSettings } from '../base/settings';
 import type { ProbingSession } from '../sessions/probingSession';
 import { baseName } from '../documents/fileNames';
 import { createScenario, scenariosBeside } from '../sessions/scenarioFiles';
@@ -17,6 +17,7 @@ import { MAP_PORT, mapPort } from '../sessions/portMapHint';
 import { KUBECTL_NAMED_BY, notify, openSettingAction, type Remedy, remedyActions } from '../sessions/notices';
 import { activeManifest, type CommandTarget, readTarget, sessionOf } from './args';
 import { type Picked, pickClusterContext, pickContainer, pickManifest, pickPods, pickProbe, pickScenario, pickSession, pickSpeed } from './pickers';
+import { COMMANDS } from '../base/commandIds';
 
 export interface ProbingCommandDeps {
   readonly launcher: SessionLauncher;
@@ -36,15 +37,15 @@ export function registerProbingCommands(deps: ProbingCommandDeps): vscode.Dispos
   const commands = new ProbingCommands(deps);
   const register = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, run);
   return vscode.Disposable.from(
-    register('probeLens.startProbing', (...args) => commands.startProbing(readTarget(args))),
-    register('probeLens.startProbingCluster', (...args) => commands.startProbing(readTarget(args), 'cluster')),
-    register('probeLens.stopProbing', (...args) => commands.stopProbing(readTarget(args))),
-    register('probeLens.runProbeOnce', (...args) => commands.runProbeOnce(readTarget(args))),
-    register('probeLens.simulate', (...args) => commands.simulate(readTarget(args))),
-    register('probeLens.restartContainer', (...args) => commands.restartContainer(readTarget(args))),
-    register('probeLens.openTimeline', (...args) => commands.openTimeline(readTarget(args))),
-    register('probeLens.showOutput', () => deps.log.show(true)),
-    register('probeLens.forgetExecConsent', (...args) => commands.forgetExecConsent(readTarget(args))),
+    register(COMMANDS.startProbing, (...args) => commands.startProbing(readTarget(args))),
+    register(COMMANDS.startProbingCluster, (...args) => commands.startProbing(readTarget(args), 'cluster')),
+    register(COMMANDS.stopProbing, (...args) => commands.stopProbing(readTarget(args))),
+    register(COMMANDS.runProbeOnce, (...args) => commands.runProbeOnce(readTarget(args))),
+    register(COMMANDS.simulate, (...args) => commands.simulate(readTarget(args))),
+    register(COMMANDS.restartContainer, (...args) => commands.restartContainer(readTarget(args))),
+    register(COMMANDS.openTimeline, (...args) => commands.openTimeline(readTarget(args))),
+    register(COMMANDS.showOutput, () => deps.log.show(true)),
+    register(COMMANDS.forgetExecConsent, (...args) => commands.forgetExecConsent(readTarget(args))),
   );
 }
 

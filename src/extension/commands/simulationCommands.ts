@@ -7,6 +7,7 @@ import { readTarget, sessionOf } from './args';
 import { pickSession } from './pickers';
 import { notify } from '../sessions/notices';
 import { stepText } from '../../core/text/durations';
+import { COMMANDS } from '../base/commandIds';
 
 /** Virtual seconds per real second the speed picker offers. */
 const SIMULATION_SPEEDS: readonly number[] = [1, 10, 60, 600, 3600];
@@ -25,10 +26,10 @@ export function registerSimulationCommands(sessions: Sessions): vscode.Disposabl
       return session ? run(session, args) : undefined;
     });
   return vscode.Disposable.from(
-    register('probeLens.pauseSimulation', (session) => playing(session, false), 'Pause Simulation'),
-    register('probeLens.resumeSimulation', (session) => playing(session, true), 'Resume Simulation'),
-    register('probeLens.setSimulationSpeed', (session, args) => setSpeed(session, readTarget(args).speed), 'Set Simulation Speed'),
-    register('probeLens.nextSimulationEvent', (session) => nextEvent(session), 'Next Simulation Event'),
+    register(COMMANDS.pauseSimulation, (session) => playing(session, false), 'Pause Simulation'),
+    register(COMMANDS.resumeSimulation, (session) => playing(session, true), 'Resume Simulation'),
+    register(COMMANDS.setSimulationSpeed, (session, args) => setSpeed(session, readTarget(args).speed), 'Set Simulation Speed'),
+    register(COMMANDS.nextSimulationEvent, (session) => nextEvent(session), 'Next Simulation Event'),
   );
 }
 

@@ -10,13 +10,14 @@ import { isManifestLanguage } from '../documents/manifestModels';
 import { notify } from '../sessions/notices';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
-import { readSettings } from '../settings';
+import { readSettings } from '../base/settings';
 import { readRecording } from '../timeline/recordingFiles';
 import { exportableSession } from '../timeline/sessionTimeline';
 import type { TimelinePanel } from '../timeline/timelinePanel';
 import type { TimelinePanels } from '../timeline/timelinePanels';
 import { readTarget } from './args';
 import { pickSession } from './pickers';
+import { COMMANDS } from '../base/commandIds';
 
 /** The read-only documents *What if…* shows its comparison in. */
 export const WHAT_IF_SCHEME = 'probe-lens-whatif';
@@ -59,7 +60,7 @@ export function registerWhatIf(deps: WhatIfDeps): vscode.Disposable {
   return vscode.Disposable.from(
     documents,
     vscode.workspace.registerTextDocumentContentProvider(WHAT_IF_SCHEME, documents),
-    vscode.commands.registerCommand('probeLens.whatIf', (...args: unknown[]) => whatIf(deps, documents, withoutPanelResource(args))),
+    vscode.commands.registerCommand(COMMANDS.whatIf, (...args: unknown[]) => whatIf(deps, documents, withoutPanelResource(args))),
   );
 }
 

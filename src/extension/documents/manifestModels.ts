@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { EMPTY_SNAPSHOT, IncrementalChecker, ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import type { ServiceModel } from '../../core/manifest';
-import { checkSettingsOf, type ProbeLensSettings, readSettings, SECTION } from '../settings';
+import { checkSettingsOf, type ProbeLensSettings, readSettings, SECTION } from '../base/settings';
 
 /** Why a document was read: an edit's read is one VS Code asks code lenses for by itself. */
 export type ReadCause = 'edit' | 'open' | 'settings' | 'beside' | 'close';

@@ -11,6 +11,7 @@ import type { SessionSnapshot } from '../../core/session/snapshot';
 import type { PauseCountdowns } from '../debug/pauseCountdowns';
 import type { LiveState } from './liveState';
 import { podNamesOf } from './podNames';
+import { COMMANDS } from '../base/commandIds';
 
 /**
  * VS Code is told of a session's new snapshot at most this long after it last asked for the live
@@ -117,14 +118,14 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
       const paused = this.pauses?.forContainer(uri, pod, container.name);
       return [
         ...(paused ? [new vscode.CodeLens(range, { title: `$(debug-pause) ${paused.text}`, command: '', tooltip: paused.detail })] : []),
-        new vscode.CodeLens(range, { title: snapshot ? containerLensTitle(snapshot, pod, container.name) : NOT_STARTED, command: 'probeLens.openTimeline', arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
-        new vscode.CodeLens(range, { title: 'Open timeline', command: 'probeLens.openTimeline', arguments: [target] }),
-        new vscode.CodeLens(range, { title: 'Stop', command: 'probeLens.stopProbing', arguments: [{ uri }] }),
+        new vscode.CodeLens(range, { title: snapshot ? containerLensTitle(snapshot, pod, container.name) : NOT_STARTED, command: COMMANDS.openTimeline, arguments: [target], tooltip: 'Open the timeline with this container highlighted' }),
+        new vscode.CodeLens(range, { title: 'Open timeline', command: COMMANDS.openTimeline, arguments: [target] }),
+        new vscode.CodeLens(range, { title: 'Stop', command: COMMANDS.stopProbing, arguments: [{ uri }] }),
       ];
     }
-    const lenses = [new vscode.CodeLens(range, { title: '$(beaker) Simulate', command: 'probeLens.simulate', arguments: [{ uri, pod }], tooltip: 'Play this pod against a scenario on a virtual clock' })];
+    const lenses = [new vscode.CodeLens(range, { title: '$(beaker) Simulate', command: COMMANDS.simulate, arguments: [{ uri, pod }], tooltip: 'Play this pod against a scenario on a virtual clock' })];
     if (vscode.workspace.isTrusted) {
-      lenses.unshift(new vscode.CodeLens(range, { title: '$(play) Run probes', command: 'probeLens.startProbing', arguments: [{ uri, pod }], tooltip: 'Probe this pod on this machine, the way the kubelet would' }));
+      lenses.unshift(new vscode.CodeLens(range, { title: '$(play) Run probes', command: COMMANDS.startProbing, arguments: [{ uri, pod }], tooltip: 'Probe this pod on this machine, the way the kubelet would' }));
     }
     return lenses;
   }
@@ -135,7 +136,7 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     // This container instance's counts: a restarted container's lens starts from none.
     const snapshot = this.live.snapshot(uri);
     const title = snapshot ? probeLensTitle(snapshot, pod, probe) : liveProbeTitle(probe.type, undefined, probe.effective.failureThreshold);
-    return new vscode.CodeLens(range, { title, command: 'probeLens.openTimeline', arguments: [{ uri, pod, container: probe.container.name, probe: probe.type }] });
+    return new vscode.CodeLens(range, { title, command: COMMANDS.openTimeline, arguments: [{ uri, pod, container: probe.container.name, probe: probe.type }] });
   }
 
   /**

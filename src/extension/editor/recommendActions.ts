@@ -16,7 +16,7 @@ import { baseName } from '../documents/fileNames';
 import { workspaceEditOf } from '../fixCommands';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
-import { readSettings } from '../settings';
+import { readSettings } from '../base/settings';
 import { RecordingTimeline } from '../timeline/recordingTimeline';
 import type { TimelinePanels } from '../timeline/timelinePanels';
 import { podNamesOf } from './podNames';

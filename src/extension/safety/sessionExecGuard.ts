@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECTION } from '../settings';
+import { SECTION } from '../base/settings';
 import { commandKey, type ExecCommand } from './execCommands';
 import type { ExecConsent, ExecDecision } from './execConsent';
 import type { ExecGate } from './execGate';

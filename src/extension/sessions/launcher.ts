@@ -20,7 +20,7 @@ import type { ExecConsent, ExecDecision } from '../safety/execConsent';
 import type { ExecGate } from '../safety/execGate';
 import { SessionExecGuard } from '../safety/sessionExecGuard';
 import { probingRefusal } from '../safety/trust';
-import { type ProbeLensSettings, readSettings } from '../settings';
+import { type ProbeLensSettings, readSettings } from '../base/settings';
 import { kubeletEventLogger } from './kubeletEventLog';
 import { clusterDetail, createClusterSession } from './clusterSession';
 import { forwardNotices } from './forwardNotices';

@@ -5,7 +5,7 @@ import { KUBELET_UP_MS } from '../../core/engine/podRuntime';
 import { isLoopback } from '../../core/k8s/hosts';
 import { LocalTarget, type LocalTargetOptions, ObservedProcesses, type PortRefusal } from '../../core/targets/local';
 import { ExecGate } from '../safety/execGate';
-import { type ProbeLensSettings, readSettings } from '../settings';
+import { type ProbeLensSettings, readSettings } from '../base/settings';
 import { ProbingSession, type SessionOptions } from './probingSession';
 
 export type HostCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };

@@ -13,6 +13,7 @@ import { trackContextKeys } from './contextKeys';
 import { SessionLauncher } from './launcher';
 import { sweepOrphanedProxies } from './orphanSweep';
 import { Sessions } from './sessions';
+import { COMMANDS } from '../base/commandIds';
 
 /** What extension-host tests look into: the registry, the tree, the live diagnostics and the consent store. */
 export interface ProbingApi {
@@ -42,7 +43,7 @@ export function registerProbing(context: vscode.ExtensionContext, models: Manife
     // Commands and views go first, sessions last: a stopping session's last change reaches no one.
     registerProbingCommands({ launcher, sessions, consent: execConsent, log, timelines }),
     registerSimulationCommands(sessions),
-    vscode.commands.registerCommand('probeLens.clearEndedSession', () => sessions.clearEnded()),
+    vscode.commands.registerCommand(COMMANDS.clearEndedSession, () => sessions.clearEnded()),
     sweepOrphanedProxies(log),
     revealOnSelection(treeView, tree, sessions),
     trackContextKeys(sessions),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { escapeHtml } from '../../core/text/html';
-import { webviewNonce, webviewPageHtml } from '../webviews/page';
+import { webviewNonce, webviewPageHtml } from '../base/webviewPage';
 
 /** The folders a timeline webview may load from (design §5): the bundles and the styles, nothing else. */
 export function timelineResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {

@@ -10,6 +10,7 @@ import { lanesOf } from './manifestLanes';
 import type { SavedTimelines } from './savedTimelines';
 import type { TimelinePanel } from './timelinePanel';
 import type { TimelinePanels } from './timelinePanels';
+import { COMMANDS } from '../base/commandIds';
 
 /** Cursor moves come in bursts (typing, arrow keys): highlight where it settles. */
 const SETTLE_MS = 100;
@@ -34,8 +35,8 @@ export function registerTimeline({ panels, sessions, treeView }: TimelineWiring,
   const prune = setTimeout(() => void saved.prune(panels.savedInUse()), PRUNE_AFTER_MS);
   prune.unref?.();
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('probeLens.openTimelineFromFile', (...args: unknown[]) => openTimelineFromFile(panels, args)),
-    vscode.commands.registerCommand('probeLens.exportTimeline', (...args: unknown[]) => exportTimeline(panels, sessions, args)),
+    vscode.commands.registerCommand(COMMANDS.openTimelineFromFile, (...args: unknown[]) => openTimelineFromFile(panels, args)),
+    vscode.commands.registerCommand(COMMANDS.exportTimeline, (...args: unknown[]) => exportTimeline(panels, sessions, args)),
     vscode.commands.registerCommand('probeLens.timeline.showComparison', (request: unknown) => showComparison(panels, request)),
     vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => panels.deserialize(panel, state) }),
     vscode.window.onDidChangeTextEditorSelection((event) => {

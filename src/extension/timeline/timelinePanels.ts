@@ -5,7 +5,7 @@ import { baseName } from '../documents/fileNames';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import type { ProbingSession } from '../sessions/probingSession';
-import { readSettings } from '../settings';
+import { readSettings } from '../base/settings';
 import { lanesAt, locateInManifest } from './manifestLanes';
 import { timelineHtml, timelineWebviewOptions } from './panelHtml';
 import { readRecording, recordingLimit, writeRecording } from './recordingFiles';

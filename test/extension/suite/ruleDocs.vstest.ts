@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { RULE_DOCS, rulePage } from '../../../src/core/rules/docs';
 import { RULE_INFO } from '../../../src/core/rules/registry';
-import { RULE_DOC_VIEW_TYPE, ruleDocHtml, ruleDocTarget, SHOW_RULE_DOC_COMMAND } from '../../../src/extension/ruleDocs';
+import { RULE_DOC_VIEW_TYPE, ruleDocHtml, ruleDocTarget } from '../../../src/extension/ruleDocs';
 import { test, waitFor } from '../harness';
 import { activateProbeLens, openFixture, probeLensDiagnostics, ruleId } from '../workbench';
+import { COMMANDS } from '../../../src/extension/base/commandIds';
 
 /** The tabs showing rule pages (extension webviews' view types carry a prefix of VS Code's own). */
 function ruleDocTabs(): vscode.Tab[] {
@@ -57,19 +58,19 @@ test('a diagnostic\'s code links to its rule\'s page: the P06 link opens one pan
 });
 
 test('opening another rule replaces the page in the same panel instead of adding a tab; ids are case-insensitive', async () => {
-  await vscode.commands.executeCommand(SHOW_RULE_DOC_COMMAND, 'P06');
-  await vscode.commands.executeCommand(SHOW_RULE_DOC_COMMAND, 'l04');
+  await vscode.commands.executeCommand(COMMANDS.showRuleDoc, 'P06');
+  await vscode.commands.executeCommand(COMMANDS.showRuleDoc, 'l04');
   await waitFor(() => ruleDocTabs().some((tab) => tab.label === 'L04 · Quoted port number'), 10_000, () => `the L04 page; rule pages: ${tabLabels()}`);
   assert.equal(ruleDocTabs().length, 1, `one panel: ${tabLabels()}`);
   // An id no rule has opens nothing and leaves the page as it was.
-  await vscode.commands.executeCommand(SHOW_RULE_DOC_COMMAND, 'Z99');
+  await vscode.commands.executeCommand(COMMANDS.showRuleDoc, 'Z99');
   assert.deepEqual(ruleDocTabs().map((tab) => tab.label), ['L04 · Quoted port number']);
   await closeRuleDocs();
 });
 
 test('ruleDocTarget: a command link to probeLens.showRuleDoc with the rule id, for every rule', async () => {
   const commands = await vscode.commands.getCommands(true);
-  assert.ok(commands.includes(SHOW_RULE_DOC_COMMAND), `${SHOW_RULE_DOC_COMMAND} is registered`);
+  assert.ok(commands.includes(COMMANDS.showRuleDoc), `${COMMANDS.showRuleDoc} is registered`);
   assert.equal(ruleDocTarget('P06').toString(true), 'command:probeLens.showRuleDoc?["P06"]');
   for (const id of RULE_INFO.keys()) assert.deepEqual(JSON.parse(ruleDocTarget(id).query), [id]);
 });
@@ -85,7 +86,7 @@ test('a rule page: the rule\'s sections and both examples, its anchor, links to 
   assert.match(html, /<pre class="reported"><code>apiVersion: v1\n[^<]*port: &#34;8080&#34;<\/code><\/pre>/);
   assert.match(html, /<pre class="not-reported"><code>apiVersion: v1\n[^<]*port: 8080<\/code><\/pre>/);
   // P06, named in the text, links to its own page; the setting opens in the Settings editor.
-  assert.ok(html.includes(`<a href="command:${SHOW_RULE_DOC_COMMAND}?%5B%22P06%22%5D">P06</a>`));
+  assert.ok(html.includes(`<a href="command:${COMMANDS.showRuleDoc}?%5B%22P06%22%5D">P06</a>`));
   assert.ok(html.includes('command:workbench.action.openSettings?%5B%22probeLens.disabledRules%22%5D'));
   assert.ok(html.includes('content="default-src &#39;none&#39;; style-src &#39;nonce-NONCE&#39;"'), 'a CSP that allows only the page\'s own styles');
   assert.doesNotMatch(html, /<script|\son\w+=|style="|src=|validation-rules|kubelet-probes|§/);

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { parseKubernetesVersion } from '../core/check';
-import type { CheckSettings } from '../core/editor/incrementalChecker';
-import { DEFAULT_MINOR_VERSION } from '../core/manifest';
-import { normaliseRuleIds } from '../core/rules/registry';
-import { DEFAULT_TIMELINE_CAPACITY } from '../core/timeline/store';
+import { parseKubernetesVersion } from '../../core/check';
+import type { CheckSettings } from '../../core/editor/incrementalChecker';
+import { DEFAULT_MINOR_VERSION } from '../../core/manifest';
+import { normaliseRuleIds } from '../../core/rules/registry';
+import { DEFAULT_TIMELINE_CAPACITY } from '../../core/timeline/store';
 
 /** Every `probeLens.*` setting, read once per use and typed; invalid values fall back to defaults. */
 export interface ProbeLensSettings {
