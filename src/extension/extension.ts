@@ -1,18 +1,16 @@
 import * as vscode from 'vscode';
 import { BreakpointGuard } from './debug/breakpointGuard';
-import { FindingsDiagnostics } from './diagnostics';
+import { FindingsDiagnostics } from './editor/diagnostics';
 import { ManifestModels } from './documents/manifestModels';
 import { ProbeCodeLenses } from './editor/codeLenses';
 import { ProbeHovers } from './editor/hovers';
 import { MeasuredRecommendations, RecommendActions } from './editor/recommendActions';
-import { ProbeQuickFixes, registerAddStartupProbeCommand } from './quickFixes';
-import { registerRuleDocs } from './ruleDocs';
-import { type ProbingApi, registerProbing } from './sessions/registerProbing';
+import { ProbeQuickFixes } from './editor/quickFixes';
+import { type ProbingApi, registerProbing } from './registerProbing';
 import { registerTimeline } from './timeline/registerTimeline';
 import { SavedTimelines } from './timeline/savedTimelines';
-import { registerWalkthrough } from './walkthrough';
 import { TimelinePanels } from './timeline/timelinePanels';
-import { registerWhatIf } from './commands/whatIf';
+import { registerCommands } from './commands/registerCommands';
 
 /** What `activate()` returns: the pieces extension-host tests look into (the UI has no API for them). */
 export interface ProbeLensApi {
@@ -36,27 +34,26 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
   const diagnostics = new FindingsDiagnostics(models);
   const saved = new SavedTimelines(context.storageUri ?? context.globalStorageUri);
   const timeline = new TimelinePanels({ extensionUri: context.extensionUri, models, saved, log });
-  const probing = registerProbing(context, models, log, timeline);
+  const probing = registerProbing(context, models, log);
   const live = probing.api.sessions;
   const recommendations = new MeasuredRecommendations(live, timeline);
   const breakpointGuard = new BreakpointGuard(live);
   // Disposed in this order: sessions stop first, while the models and the log they use still work
   // (a stopping session's timeline panel saves its events then, for a window reload to revive).
+  const { sessions, launcher, execConsent } = probing.api;
   context.subscriptions.push(
+    // Commands go first: nothing can start while the rest is disposed.
+    registerCommands({ context, models, log, launcher, sessions, consent: execConsent, timelines: timeline }),
     probing.disposable,
     breakpointGuard,
     probing.api.statusBar.showPauses(breakpointGuard),
-    registerTimeline({ panels: timeline, sessions: live, treeView: probing.api.treeView }, saved),
+    registerTimeline({ panels: timeline, treeView: probing.api.treeView }, saved),
     timeline,
     diagnostics,
     ProbeCodeLenses.register(models, live, breakpointGuard),
     ProbeHovers.register(models, live, recommendations),
     ProbeQuickFixes.register(models),
     RecommendActions.register(models, recommendations),
-    registerAddStartupProbeCommand(models),
-    registerRuleDocs(context),
-    registerWalkthrough(context),
-    registerWhatIf({ sessions: live, panels: timeline, log }),
     models,
     log,
   );

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import type { SessionSnapshot } from '../../src/core/session/snapshot';
 import { explanationMarkdown, whyHeading } from '../../src/core/explain/explainMarkdown';
 import { TimelineStore } from '../../src/core/timeline/store';
-import { type ExplainableSession, SessionExplanations } from '../../src/extension/editor/sessionExplanations';
+import { type ExplainableSession, SessionExplanations } from '../../src/extension/sessions/sessionExplanations';
 import { presentContainer } from '../../src/extension/tree/format';
 import { webPod } from '../helpers/engine';
 import { sessionRun } from '../core/session/sessionRun';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../src/extension/extension';
 import type { ProbingSession } from '../../src/extension/sessions/probingSession';
-import type { ProbingApi } from '../../src/extension/sessions/registerProbing';
+import type { ProbingApi } from '../../src/extension/registerProbing';
 import { startHttpServer, type TestServer } from '../helpers/httpServers';
 import { activateProbeLens, fixtureUri, openFixture } from './workbench';
 

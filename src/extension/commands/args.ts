@@ -99,11 +99,25 @@ export function activeManifest(): vscode.Uri | undefined {
   return document && isManifestLanguage(document) ? document.uri : undefined;
 }
 
-/** The running session a command is about: its tree row's, the one with that id or manifest, else the active manifest's. */
+/**
+ * Which sessions a command may be about: those running, or also the one kept for review after it
+ * stopped (its timeline can still be exported or compared; it can no longer be stopped).
+ */
+export type SessionScope = 'running' | 'running-or-ended';
+
+/** The session a command's arguments name: its tree row's, the one with that id, or its manifest's; nothing when they name none. */
+export function namedSession(target: CommandTarget, sessions: Sessions, scope: SessionScope): ProbingSession | undefined {
+  const ended = scope === 'running-or-ended' ? sessions.ended : undefined;
+  if (target.node) return !target.node.session.isStopped || target.node.session === ended ? target.node.session : undefined;
+  if (target.sessionId) return sessions.byId(target.sessionId) ?? (ended?.id === target.sessionId ? ended : undefined);
+  if (target.uri) return sessions.forDocument(target.uri) ?? (ended?.uri.toString() === target.uri.toString() ? ended : undefined);
+  return undefined;
+}
+
+/** The running session a command is about: the one its arguments name, else the active manifest's. */
 export function sessionOf(target: CommandTarget, sessions: Sessions): ProbingSession | undefined {
-  if (target.node) return target.node.session.isStopped ? undefined : target.node.session;
-  if (target.sessionId) return sessions.byId(target.sessionId);
-  if (target.uri) return sessions.forDocument(target.uri);
+  const given = target.node !== undefined || target.sessionId !== undefined || target.uri !== undefined;
+  if (given) return namedSession(target, sessions, 'running');
   const active = activeManifest();
   return active ? sessions.forDocument(active) : undefined;
 }

@@ -15,14 +15,13 @@ import { readRecording } from '../timeline/recordingFiles';
 import { exportableSession } from '../timeline/sessionTimeline';
 import type { TimelinePanel } from '../timeline/timelinePanel';
 import type { TimelinePanels } from '../timeline/timelinePanels';
-import { readTarget } from './args';
+import { namedSession, readTarget } from './args';
 import { pickSession } from './pickers';
 import { COMMANDS } from '../base/commandIds';
 
 /** The read-only documents *What if…* shows its comparison in. */
 export const WHAT_IF_SCHEME = 'probe-lens-whatif';
 /** The timeline's internal command that draws a recording above its replay. */
-const SHOW_COMPARISON = 'probeLens.timeline.showComparison';
 /** What VS Code gives a command run from a webview editor's title: the panel's own resource. */
 const WEBVIEW_PANEL_SCHEME = 'webview-panel';
 
@@ -92,8 +91,8 @@ async function whatIf(deps: WhatIfDeps, documents: WhatIfDocuments, args: readon
   const title = `What if · ${baseName(manifestUri)}`;
   const document = documents.show(title, whatIfText(result, recorded.label, manifestUri, dirty));
   await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });
-  const timeline = await showTimelines(title, recorded, result, manifestUri, deps.log);
-  return { document, report: replayJson(result), timeline };
+  showTimelines(deps.panels, title, recorded, result, manifestUri);
+  return { document, report: replayJson(result), timeline: true };
 }
 
 /** The table, with where each side comes from; short lines, for a column beside the editor. */
@@ -109,21 +108,10 @@ In a terminal: probe-lens replay RECORDING.jsonl --manifest ${vscode.workspace.a
 `;
 }
 
-/**
- * The timeline's comparison, when the timeline offers it; without it (an older timeline), the
- * table alone says it all.
- */
-async function showTimelines(title: string, recorded: Recorded, result: ReplayResult, manifest: vscode.Uri, log: vscode.LogOutputChannel): Promise<boolean> {
-  const commands = await vscode.commands.getCommands(true);
-  if (!commands.includes(SHOW_COMPARISON)) return false;
+/** The recorded run above its replay, in the timeline's comparison panel. */
+function showTimelines(panels: TimelinePanels, title: string, recorded: Recorded, result: ReplayResult, manifest: vscode.Uri): TimelinePanel {
   const replayedHeader = runHeader({ mode: 'simulate', kind: 'simulated', file: vscode.workspace.asRelativePath(manifest, false), durationSeconds: result.durationSeconds, replayOf: recorded.label });
-  try {
-    const panel = await vscode.commands.executeCommand(SHOW_COMPARISON, { title, recorded: { header: recorded.header, events: recorded.events }, replayed: { header: replayedHeader, events: result.events } });
-    return panel !== undefined;
-  } catch (error) {
-    log.warn(`what if: the timeline could not show the comparison: ${error instanceof Error ? error.message : String(error)}`);
-    return false;
-  }
+  return panels.openComparison({ title, recorded: { header: recorded.header, events: recorded.events }, replayed: { header: replayedHeader, events: result.events } });
 }
 
 /** The recorded session the command is about (see `registerWhatIf`). */
@@ -132,7 +120,7 @@ async function recordedSession(deps: WhatIfDeps, args: readonly unknown[]): Prom
   const recordingFile = toUri(fields['recording']) ?? (args[0] instanceof vscode.Uri && args[0].path.endsWith('.jsonl') ? args[0] : undefined);
   if (recordingFile) return fromFile(recordingFile);
   const target = readTarget(args);
-  const named = target.node?.session ?? (target.sessionId ? deps.sessions.byId(target.sessionId) : target.uri ? sessionOfManifest(deps.sessions, target.uri) : undefined);
+  const named = namedSession(target, deps.sessions, 'running-or-ended');
   if (named) return fromSession(named);
   if (target.uri !== undefined) {
     const shown = deps.panels.all.find((p) => p.content?.manifest?.toString() === target.uri?.toString());
@@ -192,15 +180,10 @@ async function namedManifest(recording: vscode.Uri, header: RunHeader | undefine
   return undefined;
 }
 
-/** The manifest's session: running, or the one that ended last. */
-function sessionOfManifest(sessions: Sessions, uri: vscode.Uri): ProbingSession | undefined {
-  const ended = sessions.ended;
-  return sessions.forDocument(uri) ?? (ended && ended.uri.toString() === uri.toString() ? ended : undefined);
-}
-
+/** The active editor's manifest's session: running, or the one that ended last. */
 function activeEditorSession(sessions: Sessions): ProbingSession | undefined {
   const document = vscode.window.activeTextEditor?.document;
-  return document ? sessionOfManifest(sessions, document.uri) : undefined;
+  return document ? namedSession({ uri: document.uri }, sessions, 'running-or-ended') : undefined;
 }
 
 /** `{manifest}`, or a manifest's URI given with a recording. */

@@ -9,7 +9,7 @@ import { toVsRange } from '../documents/positions';
 import { kubeletSuffix, podsFor } from '../../core/session/clusterText';
 import type { SessionSnapshot } from '../../core/session/snapshot';
 import type { PauseCountdowns } from '../debug/pauseCountdowns';
-import type { LiveState } from './liveState';
+import type { LiveState } from '../sessions/liveState';
 import { podNamesOf } from './podNames';
 import { COMMANDS } from '../base/commandIds';
 

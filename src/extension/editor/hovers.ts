@@ -11,9 +11,9 @@ import type { PlacedPodSpec } from '../../core/editor/incrementalChecker';
 import { containsPosition, type Position } from '../../core/text/range';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
-import type { LiveState } from './liveState';
+import type { LiveState } from '../sessions/liveState';
 import { podNamesOf } from './podNames';
-import { type ExplainableSession, SessionExplanations } from './sessionExplanations';
+import { type ExplainableSession, SessionExplanations } from '../sessions/sessionExplanations';
 import { type MeasuredRecommendations, recommendationHover } from './recommendActions';
 
 /** The running sessions, by manifest: whose events explain a container (the session registry is one). */

@@ -13,7 +13,7 @@ import { type RunHeader, runHeader } from '../../core/timeline/jsonl';
 import { containsPosition } from '../../core/text/range';
 import type { ManifestModels } from '../documents/manifestModels';
 import { baseName } from '../documents/fileNames';
-import { workspaceEditOf } from '../fixCommands';
+import { workspaceEditOf } from '../commands/fixCommands';
 import type { ProbingSession } from '../sessions/probingSession';
 import type { Sessions } from '../sessions/sessions';
 import { readSettings } from '../base/settings';

@@ -1,7 +1,6 @@
 import type * as vscode from 'vscode';
 import type { EngineEvent } from '../../core/engine/events';
 import { clusterEventLine, disagreementSentence } from '../../core/session/clusterText';
-import type { ProbingSession } from './probingSession';
 
 /** The same event text for the same container is written again only after this long. */
 const REPEAT_MS = 10_000;
@@ -20,7 +19,7 @@ export function isLoggedEvent(event: EngineEvent): event is LoggedEvent {
  * second would bury everything else, so a message repeated for the same container is written
  * once per `REPEAT_MS`. One per session.
  */
-export function kubeletEventLogger(log: vscode.LogOutputChannel): (session: ProbingSession, event: LoggedEvent) => void {
+export function kubeletEventLogger(log: vscode.LogOutputChannel): (session: { readonly label: string }, event: LoggedEvent) => void {
   const written = new Map<string, { message: string; at: number }>();
   return (session, event) => {
     const where = event.container === undefined ? event.pod : `${event.pod}/${event.container}`;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { podsFor } from '../../core/session/clusterText';
 import type { ContainerSnapshot, SessionSnapshot } from '../../core/session/snapshot';
-import type { LiveState } from '../editor/liveState';
+import type { LiveState } from './liveState';
 import type { ProbingSession, SessionKind } from './probingSession';
 
 /**

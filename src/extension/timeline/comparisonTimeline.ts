@@ -13,7 +13,7 @@ export interface ComparedRun {
   readonly events: readonly EngineEvent[];
 }
 
-/** `probeLens.timeline.showComparison`'s argument: what *What if…* compares. */
+/** What *What if…* compares: the recorded run and its replay. */
 export interface ComparisonRequest {
   readonly title: string;
   readonly recorded: ComparedRun;
@@ -23,20 +23,6 @@ export interface ComparisonRequest {
 /** The two runs' sections, top to bottom: their names (lane ids, tooltips) and headings. */
 export const RECORDED_SECTION = { name: 'recorded', title: 'recorded' } as const;
 export const REPLAYED_SECTION = { name: 'replayed', title: 'replayed with the edited manifest' } as const;
-
-/** The request if `value` is one (the command is internal, but its argument is checked all the same), else why not. */
-export function readComparisonRequest(value: unknown): ComparisonRequest | string {
-  if (typeof value !== 'object' || value === null) return 'expected {title, recorded: {header, events}, replayed: {header, events}}';
-  const fields = value as Record<string, unknown>;
-  if (typeof fields['title'] !== 'string') return 'title: expected a string';
-  for (const run of ['recorded', 'replayed'] as const) {
-    const given = fields[run] as Record<string, unknown> | null | undefined;
-    if (typeof given !== 'object' || given === null || !Array.isArray(given['events'])) return `${run}: expected {header, events: EngineEvent[]}`;
-    const header = given['header'];
-    if (header !== undefined && (typeof header !== 'object' || header === null || (header as Record<string, unknown>)['type'] !== 'run')) return `${run}.header: expected a run header ({type: 'run', …})`;
-  }
-  return value as ComparisonRequest;
-}
 
 /**
  * A recording and its replay against an edited manifest, one above the other on one time axis

@@ -10,7 +10,7 @@ import type { Sessions } from '../sessions/sessions';
 import { podsFor } from '../../core/session/clusterText';
 import { type Presentation, presentContainer, presentPod, presentPodGroup, presentProbe, presentSession, wallTime } from './format';
 import { type ProbeTreeNode, specPodOf } from './nodes';
-import { SessionExplanations } from '../editor/sessionExplanations';
+import { SessionExplanations } from '../sessions/sessionExplanations';
 
 export const PROBES_VIEW = 'probeLens.probes';
 

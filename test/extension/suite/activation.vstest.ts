@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { test, waitFor } from '../harness';
-import { ruleDocTarget } from '../../../src/extension/ruleDocs';
+import { ruleDocTarget } from '../../../src/extension/commands/ruleDocs';
 import { openFixture, probeLensDiagnostics, probeLensExtension, ruleId } from '../workbench';
 
 

@@ -10,7 +10,7 @@ import type { NextEvent } from '../../../src/core/session/playback';
 import type { ProbeLensApi } from '../../../src/extension/extension';
 import type { LocalStarted, ProbeOnceResult } from '../../../src/extension/sessions/launcher';
 import type { ProbingSession } from '../../../src/extension/sessions/probingSession';
-import type { ProbingApi } from '../../../src/extension/sessions/registerProbing';
+import type { ProbingApi } from '../../../src/extension/registerProbing';
 import type { ProbeTreeNode } from '../../../src/extension/tree/nodes';
 import type { TimelinePanel } from '../../../src/extension/timeline/timelinePanel';
 import { activeCounts } from '../../helpers/activeResources';

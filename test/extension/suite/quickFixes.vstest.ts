@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeLensApi } from '../../../src/extension/extension';
-import { ProbeQuickFixes } from '../../../src/extension/quickFixes';
+import { ProbeQuickFixes } from '../../../src/extension/editor/quickFixes';
 import { test, waitFor } from '../harness';
 import { openFixture, probeLensDiagnostics, probeLensExtension, ruleId } from '../workbench';
 

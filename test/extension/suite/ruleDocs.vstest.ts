@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { RULE_DOCS, rulePage } from '../../../src/core/rules/docs';
 import { RULE_INFO } from '../../../src/core/rules/registry';
-import { RULE_DOC_VIEW_TYPE, ruleDocHtml, ruleDocTarget } from '../../../src/extension/ruleDocs';
+import { RULE_DOC_VIEW_TYPE, ruleDocHtml, ruleDocTarget } from '../../../src/extension/commands/ruleDocs';
 import { test, waitFor } from '../harness';
 import { activateProbeLens, openFixture, probeLensDiagnostics, ruleId } from '../workbench';
 import { COMMANDS } from '../../../src/extension/base/commandIds';

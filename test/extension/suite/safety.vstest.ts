@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { ExecCommand } from '../../../src/extension/safety/execCommands';
 import { probingRefusal } from '../../../src/extension/safety/trust';
 import type { LocalStarted } from '../../../src/extension/sessions/launcher';
-import type { ProbingApi } from '../../../src/extension/sessions/registerProbing';
+import type { ProbingApi } from '../../../src/extension/registerProbing';
 import { sleep, test, waitFor } from '../harness';
 import { openFixture } from '../workbench';
 import { probingApi, startHealthServer, withSetting } from '../probing';

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { attemptMessage } from '../core/engine/attempt';
-import { probeTypeTitle } from '../core/engine/events';
-import { PROBING_CONTAINERS, type ProbeType } from '../core/manifest';
-import { disagreementDiagnostic, podsFor } from '../core/session/clusterText';
-import type { ContainerSnapshot, PodSnapshot } from '../core/session/snapshot';
+import { attemptMessage } from '../../core/engine/attempt';
+import { probeTypeTitle } from '../../core/engine/events';
+import { PROBING_CONTAINERS, type ProbeType } from '../../core/manifest';
+import { disagreementDiagnostic, podsFor } from '../../core/session/clusterText';
+import type { ContainerSnapshot, PodSnapshot } from '../../core/session/snapshot';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
-import { toVsRange } from './documents/positions';
-import type { AttemptEvent, ProbingSession } from './sessions/probingSession';
-import type { Sessions } from './sessions/sessions';
+import { toVsRange } from '../documents/positions';
+import type { AttemptEvent, ProbingSession } from '../sessions/probingSession';
+import type { Sessions } from '../sessions/sessions';
 
 /**
  * A running session's failing probes as diagnostics on their keys, with the kubelet's event text

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { exists } from './documents/fileNames';
-import type { Outcome } from './sessions/launcher';
-import { notify } from './sessions/notices';
-import { COMMANDS } from './base/commandIds';
+import { exists } from '../documents/fileNames';
+import type { Outcome } from '../sessions/launcher';
+import { notify } from '../sessions/notices';
+import { COMMANDS } from '../base/commandIds';
 
 /**
  * The *Get Started with Probe Lens* walkthrough's commands (package.json `contributes.walkthroughs`).

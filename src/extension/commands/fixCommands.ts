@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { PlacedPodSpec } from '../core/editor/incrementalChecker';
-import type { ContainerModel } from '../core/manifest';
-import type { TextEdit } from '../core/text/edits';
-import { toVsRange } from './documents/positions';
+import type { PlacedPodSpec } from '../../core/editor/incrementalChecker';
+import type { ContainerModel } from '../../core/manifest';
+import type { TextEdit } from '../../core/text/edits';
+import { toVsRange } from '../documents/positions';
 
 /** What the commands behind quick fixes share (`probeLens.addStartupProbe`, `probeLens.declarePort`). */
 

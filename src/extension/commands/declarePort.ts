@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot } from '../core/editor/incrementalChecker';
-import { containerPortProblem, declarePort, declarePortObstacle, suggestedContainerPort } from '../core/fixes/declarePort';
-import type { ContainerModel } from '../core/manifest';
-import type { ManifestModels } from './documents/manifestModels';
-import { toVsRange } from './documents/positions';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
+import { containerPortProblem, declarePort, declarePortObstacle, suggestedContainerPort } from '../../core/fixes/declarePort';
+import type { ContainerModel } from '../../core/manifest';
+import type { ManifestModels } from '../documents/manifestModels';
+import { toVsRange } from '../documents/positions';
 import { containerHoldingLine, type PlacedContainer, refuse, workspaceEditOf } from './fixCommands';
-import { COMMANDS } from './base/commandIds';
+import { COMMANDS } from '../base/commandIds';
 
 
 export function declarePortTitle(name: string): string {

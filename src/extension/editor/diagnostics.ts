@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot } from '../core/editor/incrementalChecker';
-import { apiLine, type Problem, presentFindings } from '../core/rules/present';
-import type { Severity } from '../core/rules/types';
-import type { ManifestModels } from './documents/manifestModels';
-import { toVsRange } from './documents/positions';
-import { ruleDocTarget } from './ruleDocs';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
+import { apiLine, type Problem, presentFindings } from '../../core/rules/present';
+import type { Severity } from '../../core/rules/types';
+import type { ManifestModels } from '../documents/manifestModels';
+import { toVsRange } from '../documents/positions';
+import { ruleDocTarget } from '../commands/ruleDocs';
 
 const SEVERITY: Readonly<Record<Severity, vscode.DiagnosticSeverity>> = {
   error: vscode.DiagnosticSeverity.Error,

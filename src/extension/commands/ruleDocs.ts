@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { type Block, CATEGORY_TITLES, inlineSpans, RULE_DOCS, type RulePage, rulePage } from '../core/rules/docs';
-import { normaliseRuleIds, RULE_INFO } from '../core/rules/registry';
-import { escapeHtml } from '../core/text/html';
-import { notify } from './sessions/notices';
-import { webviewNonce, webviewPageHtml } from './base/webviewPage';
-import { COMMANDS } from './base/commandIds';
+import { type Block, CATEGORY_TITLES, inlineSpans, RULE_DOCS, type RulePage, rulePage } from '../../core/rules/docs';
+import { normaliseRuleIds, RULE_INFO } from '../../core/rules/registry';
+import { escapeHtml } from '../../core/text/html';
+import { notify } from '../sessions/notices';
+import { webviewNonce, webviewPageHtml } from '../base/webviewPage';
+import { COMMANDS } from '../base/commandIds';
 
 /** Opens a rule's page; its argument is the rule id (`P06`), or none for a list to pick from. */
 export const RULE_DOC_VIEW_TYPE = 'probeLens.ruleDoc';

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { escapeMarkdown } from '../core/text/markdown';
-import { clockText, type Headline, type Severity, sessionHeadline } from '../core/session/headline';
-import { virtualTime } from '../core/text/durations';
-import type { PauseCountdowns } from './debug/pauseCountdowns';
-import { pausedStatus } from './debug/pauseStatus';
-import type { ProbingSession } from './sessions/probingSession';
-import type { Sessions } from './sessions/sessions';
+import { escapeMarkdown } from '../../core/text/markdown';
+import { clockText, type Headline, type Severity, sessionHeadline } from '../../core/session/headline';
+import { virtualTime } from '../../core/text/durations';
+import type { PauseCountdowns } from '../debug/pauseCountdowns';
+import { pausedStatus } from '../debug/pauseStatus';
+import type { ProbingSession } from '../sessions/probingSession';
+import type { Sessions } from '../sessions/sessions';
 
 const ICONS: Readonly<Record<Severity, string>> = { error: '$(error)', warning: '$(warning)', pending: '$(loading~spin)', ok: '$(pulse)' };
 
