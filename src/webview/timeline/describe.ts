@@ -9,7 +9,8 @@ import { blamedOnPause } from '../../core/timeline/pauseLanes';
 import type { EngineEvent } from '../../core/engine/events';
 import type { DroppedEvents } from '../../core/timeline/store';
 import type { ContainerLane, Lane, ProbeLane, Span } from '../../core/timeline/viewModel';
-import type { LineProblem } from '../../core/timeline/jsonl';
+import type { NoteInput } from './session';
+import type { Tooltip } from './tooltipText';
 import type { TimelineClock } from '../../shared/protocol';
 import { containerClusterSummary, currentClusterPod, describeClusterHit, openDisagreement, podClusterSummary } from './describeCluster';
 import { describePause, PAUSED_ATTEMPT_LINE, podPauseSummary, probePauseSummary } from './describePause';
@@ -18,10 +19,6 @@ import { formatDuration } from '../../core/text/durations';
 import { type Hit, markerFor } from './hitTest';
 import { showsCluster } from './layout';
 
-export interface Tooltip {
-  readonly title: string;
-  readonly lines: readonly string[];
-}
 
 /** Output longer than this is cut in a tooltip (the kubelet itself caps bodies at 10 KiB). */
 const EXCERPT_CHARS = 300;
@@ -235,17 +232,6 @@ export function announceHit(hit: Hit, context: DescribeContext): string {
   return [tip.title, ...tip.lines.slice(0, 3)].join('. ');
 }
 
-export interface NoteInput {
-  readonly capacity: number;
-  readonly dropped: readonly DroppedEvents[];
-  readonly clock: TimelineClock;
-  readonly skipped: number;
-  readonly problems: readonly LineProblem[];
-  readonly loading: boolean;
-  readonly events: number;
-  readonly ended: { readonly now: number; readonly reason: string } | undefined;
-  readonly failed: string | undefined;
-}
 
 /** The notes above the lanes, most important first; none when there is nothing to say. */
 export function notesFor(input: NoteInput): string[] {

@@ -8,7 +8,7 @@ import type { Disagreement } from '../../core/timeline/clusterLanes';
 import type { Span } from '../../core/timeline/spans';
 import type { ContainerLane, PodLane } from '../../core/timeline/viewModel';
 import type { TimelineClock } from '../../shared/protocol';
-import type { Tooltip } from './describe';
+import type { Tooltip } from './tooltipText';
 import { formatCount, formatInstant, plural } from './format';
 import { formatDuration } from '../../core/text/durations';
 import type { Hit } from './hitTest';

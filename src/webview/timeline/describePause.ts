@@ -8,7 +8,7 @@ import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
 import { blamedOnPause } from '../../core/timeline/pauseLanes';
 import type { Span } from '../../core/timeline/spans';
 import type { PodLane, ProbeLane } from '../../core/timeline/viewModel';
-import type { Tooltip } from './describe';
+import type { Tooltip } from './tooltipText';
 import { formatCount, plural } from './format';
 
 /** The attempts of a pod's probes that failed because of a pause from `start` to `end`. */

@@ -4,8 +4,8 @@
  * the view reads it. Pure (node tests import it): the caller passes the real time (ms).
  */
 import type { LineProblem, RunHeader } from '../../core/timeline/jsonl';
+import type { DroppedEvents } from '../../core/timeline/store';
 import type { HostMessage, TimelineClock, TimelineRestore, TimelineSource } from '../../shared/protocol';
-import type { NoteInput } from './describe';
 import { EventFeed } from './feed';
 import { LiveClock } from './liveClock';
 import type { Extent } from './viewport';
@@ -140,4 +140,17 @@ export class TimelineSession {
       failed: this.failed,
     };
   }
+}
+
+/** What the notes above the lanes are made from (`notesFor`). */
+export interface NoteInput {
+  readonly capacity: number;
+  readonly dropped: readonly DroppedEvents[];
+  readonly clock: TimelineClock;
+  readonly skipped: number;
+  readonly problems: readonly LineProblem[];
+  readonly loading: boolean;
+  readonly events: number;
+  readonly ended: { readonly now: number; readonly reason: string } | undefined;
+  readonly failed: string | undefined;
 }

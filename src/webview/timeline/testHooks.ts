@@ -4,6 +4,7 @@
  * screen: tests assert on what a user sees, not on internals. Pure types: no DOM.
  */
 import type { ClusterFacts } from './describeCluster';
+import type { WhyState } from './whyState';
 
 export interface TimelineHookLane {
   /** The store's lane key (`laneKeys.ts`): `pod:web-0`, `container:web-0/app`, `probe:web-0/app/liveness`. */
@@ -24,16 +25,6 @@ export type ClusterItemKind = 'kubelet' | 'clusterEvent' | 'prediction' | 'disag
 /** Every pod or container item `TimelineTestHooks.itemAt` finds: the cluster's, a debugger's pause, a state, a restart, an event. */
 export type ItemKind = ClusterItemKind | 'pause' | 'state' | 'restart' | 'marker' | 'ready';
 
-/** What the details area's *why* shows now (`whyView.ts`). */
-export interface WhyState {
-  readonly shown: boolean;
-  /** Asked, not yet answered. */
-  readonly pending: boolean;
-  readonly title: string;
-  readonly sentence: string;
-  /** Each cause's text and its cited lines as their buttons say them. */
-  readonly causes: readonly { readonly text: string; readonly evidence: readonly string[] }[];
-}
 
 /** The *why* as the details area shows it, and the moment selected (`lane` id, `t`). */
 export interface TimelineHookWhy extends WhyState {

@@ -6,8 +6,8 @@
  * a screen reader hears the sentence when it comes.
  */
 import type { TimelineEvidence, TimelineExplanation } from '../../shared/protocol';
+import type { WhyState } from './whyState';
 import { button, decorativeIcon, h } from './dom';
-import type { WhyState } from './testHooks';
 
 export interface WhyEvents {
   /** A cited line's button: show it on the timeline. */
