@@ -9,7 +9,7 @@ import { runHeader } from '../../src/core/timeline/jsonl';
 import { laneKeyOf } from '../../src/core/timeline/laneKeys';
 import { explainMoment, type ExplainRequest } from '../../src/extension/timeline/explainMoment';
 import { TIMELINE_PROTOCOL_VERSION } from '../../src/shared/protocol';
-import { formatElapsed, formatWallClock } from '../../src/webview/timeline/format';
+import { formatElapsed, formatWallClock } from '../../src/webview/timeline/words/format';
 import { PAUSE, pausedSession } from '../core/timeline/pauseSession';
 
 const EVENTS = pausedSession();

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import type { EngineEvent } from '../../src/core/engine/events';
 import { containerLaneKey } from '../../src/core/timeline/laneKeys';
 import { type ContainerLane, type ProbeLane, TimelineModel } from '../../src/core/timeline/viewModel';
-import { containerFacts, type DescribeContext, describeHit, laneKeyTitle, laneSummary, notesFor, runText, shortContainerId } from '../../src/webview/timeline/describe';
-import { layoutRows, NO_FILTERS } from '../../src/webview/timeline/layout';
+import { containerFacts, type DescribeContext, describeHit, laneKeyTitle, laneSummary, notesFor, runText, shortContainerId } from '../../src/webview/timeline/words/describe';
+import { layoutRows, NO_FILTERS } from '../../src/webview/timeline/model/layout';
 import { simulated, webPod } from '../helpers/engine';
 
 const LIVENESS = 'livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 10, failureThreshold: 3}';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ProbeLane } from '../../src/core/timeline/viewModel';
-import { EventFeed } from '../../src/webview/timeline/feed';
+import { EventFeed } from '../../src/webview/timeline/model/feed';
 import { simulated, webPod } from '../helpers/engine';
 
 const MANIFEST = webPod('livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 10, failureThreshold: 3}\nreadinessProbe: {tcpSocket: {port: http}, periodSeconds: 5}');

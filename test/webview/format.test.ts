@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axisTicks, formatCount, formatElapsed, formatInstant, formatMillis, formatPoint, formatWallClock, tickStep } from '../../src/webview/timeline/format';
+import { axisTicks, formatCount, formatElapsed, formatInstant, formatMillis, formatPoint, formatWallClock, tickStep } from '../../src/webview/timeline/words/format';
 import { formatDuration } from '../../src/core/text/durations';
 
 const VIRTUAL = { kind: 'virtual' } as const;

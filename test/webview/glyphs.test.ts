@@ -26,5 +26,5 @@ test('no icon-font character in the timeline\'s code or stylesheets: nothing can
 
 test('codicons only by class, and only where the panel has them', () => {
   const users = sources('src/webview').filter((path) => /codicon-/.test(readFileSync(path, 'utf8')));
-  assert.deepEqual(users, [join('src/webview/timeline/dom.ts')], 'one place decides: dom.ts, behind hasCodicons()');
+  assert.deepEqual(users, [join('src/webview/timeline/views/dom.ts')], 'one place decides: dom.ts, behind hasCodicons()');
 });

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import type { EngineEvent } from '../../src/core/engine/events';
 import { AttemptColumns, MARK_OUTCOMES } from '../../src/core/timeline/columns';
 import { type ProbeLane, TimelineModel } from '../../src/core/timeline/viewModel';
-import { attemptNear, hitTest, markerNear, spanAt } from '../../src/webview/timeline/hitTest';
-import { CONTAINER_ROW, layoutRows, NO_FILTERS, PROBE_ROW } from '../../src/webview/timeline/layout';
-import { Viewport } from '../../src/webview/timeline/viewport';
+import { attemptNear, hitTest, markerNear, spanAt } from '../../src/webview/timeline/model/hitTest';
+import { CONTAINER_ROW, layoutRows, NO_FILTERS, PROBE_ROW } from '../../src/webview/timeline/model/layout';
+import { Viewport } from '../../src/webview/timeline/model/viewport';
 import { simulated, webPod } from '../helpers/engine';
 
 const LIVENESS = 'livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 10, failureThreshold: 3}';

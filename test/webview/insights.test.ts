@@ -4,12 +4,12 @@ import type { EngineEvent } from '../../src/core/engine/events';
 import { AttemptColumns, MARK_OUTCOMES } from '../../src/core/timeline/columns';
 import { type ContainerLane, type PodLane, type ProbeLane, TimelineModel } from '../../src/core/timeline/viewModel';
 import { TIMELINE_PROTOCOL_VERSION } from '../../src/shared/protocol';
-import { type DescribeContext, describeHit, laneDetail, laneSummary, laneTitle } from '../../src/webview/timeline/describe';
-import { attemptNear, hitTest } from '../../src/webview/timeline/hitTest';
-import { layoutRows, NO_FILTERS, POD_ROW, rowAt, SECTION_HEADING_HEIGHT } from '../../src/webview/timeline/layout';
-import { laneItems, stepItem } from '../../src/webview/timeline/markCursor';
-import { BEFORE_END, evidenceHit, explainMessage, momentOf } from '../../src/webview/timeline/selection';
-import { Viewport } from '../../src/webview/timeline/viewport';
+import { type DescribeContext, describeHit, laneDetail, laneSummary, laneTitle } from '../../src/webview/timeline/words/describe';
+import { attemptNear, hitTest } from '../../src/webview/timeline/model/hitTest';
+import { layoutRows, NO_FILTERS, POD_ROW, rowAt, SECTION_HEADING_HEIGHT } from '../../src/webview/timeline/model/layout';
+import { laneItems, stepItem } from '../../src/webview/timeline/model/markCursor';
+import { BEFORE_END, evidenceHit, explainMessage, momentOf } from '../../src/webview/timeline/model/selection';
+import { Viewport } from '../../src/webview/timeline/model/viewport';
 import { DEBUG_SESSION, PAUSE, pausedSession } from '../core/timeline/pauseSession';
 import { simulated, webPod } from '../helpers/engine';
 

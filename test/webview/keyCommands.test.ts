@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canvasKeyCommand, type KeyPress, shortcutCommand, ZOOM_STEP } from '../../src/webview/timeline/keyCommands';
+import { canvasKeyCommand, type KeyPress, shortcutCommand, ZOOM_STEP } from '../../src/webview/timeline/model/keyCommands';
 
 const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({ key, shiftKey: false, altKey: false, ctrlKey: false, metaKey: false, ...over });
 

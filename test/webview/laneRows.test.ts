@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Layout } from '../../src/webview/timeline/layout';
-import { EventFeed } from '../../src/webview/timeline/feed';
-import { LaneFilters } from '../../src/webview/timeline/laneFilters';
-import { LaneRows } from '../../src/webview/timeline/laneRows';
-import { revealMessage } from '../../src/webview/timeline/reveal';
+import type { Layout } from '../../src/webview/timeline/model/layout';
+import { EventFeed } from '../../src/webview/timeline/model/feed';
+import { LaneFilters } from '../../src/webview/timeline/model/laneFilters';
+import { LaneRows } from '../../src/webview/timeline/model/laneRows';
+import { revealMessage } from '../../src/webview/timeline/model/reveal';
 import { simulated, webPod } from '../helpers/engine';
 
 const EVENTS = simulated(webPod('livenessProbe: {httpGet: {path: /healthz, port: 8080}}\nreadinessProbe: {tcpSocket: {port: http}}'), '', 120);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EngineEvent } from '../../src/core/engine/events';
 import { TimelineModel } from '../../src/core/timeline/viewModel';
-import { containerNames, type Filters, layoutRows, NO_FILTERS, POD_GAP, probeTypes, ROW_HEIGHT, rowAt, visibleRows } from '../../src/webview/timeline/layout';
+import { containerNames, type Filters, layoutRows, NO_FILTERS, POD_GAP, probeTypes, ROW_HEIGHT, rowAt, visibleRows } from '../../src/webview/timeline/model/layout';
 import { simulated } from '../helpers/engine';
 
 const TWO_CONTAINERS = `apiVersion: v1

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineSource } from '../../src/shared/protocol';
-import { LiveClock, liveFrameDelay, MAX_RUN_ON_MS } from '../../src/webview/timeline/liveClock';
-import { TimelineSession } from '../../src/webview/timeline/session';
+import { LiveClock, liveFrameDelay, MAX_RUN_ON_MS } from '../../src/webview/timeline/model/liveClock';
+import { TimelineSession } from '../../src/webview/timeline/model/session';
 
 test('live clock: between messages `now` runs on at the rate, and never steps back when a message lags the guess', () => {
   const clock = new LiveClock();

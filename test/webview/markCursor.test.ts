@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MARK_OUTCOMES } from '../../src/core/timeline/columns';
 import { type ProbeLane, TimelineModel } from '../../src/core/timeline/viewModel';
-import type { Hit } from '../../src/webview/timeline/hitTest';
-import { layoutRows, NO_FILTERS, type Row } from '../../src/webview/timeline/layout';
-import { itemTime, laneItems, sameHit, type StepKey, stepItem } from '../../src/webview/timeline/markCursor';
+import type { Hit } from '../../src/webview/timeline/model/hitTest';
+import { layoutRows, NO_FILTERS, type Row } from '../../src/webview/timeline/model/layout';
+import { itemTime, laneItems, sameHit, type StepKey, stepItem } from '../../src/webview/timeline/model/markCursor';
 import { simulated, webPod } from '../helpers/engine';
 
 const LIVENESS = 'livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 10, failureThreshold: 3}';

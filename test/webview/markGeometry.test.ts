@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ProbeLane, TimelineModel } from '../../src/core/timeline/viewModel';
-import { attemptNear } from '../../src/webview/timeline/hitTest';
-import { layoutRows, MARK_HEIGHT, NO_FILTERS, PROBE_ROW } from '../../src/webview/timeline/layout';
+import { attemptNear } from '../../src/webview/timeline/model/hitTest';
+import { layoutRows, MARK_HEIGHT, NO_FILTERS, PROBE_ROW } from '../../src/webview/timeline/model/layout';
 import { estimatePeriod, markBox, markWidthFor } from '../../src/webview/timeline/render/markGeometry';
-import { Viewport } from '../../src/webview/timeline/viewport';
+import { Viewport } from '../../src/webview/timeline/model/viewport';
 import { simulated, webPod } from '../helpers/engine';
 
 test('marks are 1 px when denser than 5 px apart, then 40% of the spacing, 2 to 5 px', () => {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EngineEvent } from '../../src/core/engine/events';
 import type { TimelineSource, TimelineViewState } from '../../src/shared/protocol';
-import { LaneFilters } from '../../src/webview/timeline/laneFilters';
-import { DEFAULT_REPLAY_SPEED, ReplayController } from '../../src/webview/timeline/replay';
-import { TimelineSession } from '../../src/webview/timeline/session';
-import { ViewControls } from '../../src/webview/timeline/viewControls';
-import { restoreViewport, snapshotViewState, ViewStatePersistence } from '../../src/webview/timeline/viewState';
-import { Viewport } from '../../src/webview/timeline/viewport';
+import { LaneFilters } from '../../src/webview/timeline/model/laneFilters';
+import { DEFAULT_REPLAY_SPEED, ReplayController } from '../../src/webview/timeline/model/replay';
+import { TimelineSession } from '../../src/webview/timeline/model/session';
+import { ViewControls } from '../../src/webview/timeline/model/viewControls';
+import { restoreViewport, snapshotViewState, ViewStatePersistence } from '../../src/webview/timeline/model/viewState';
+import { Viewport } from '../../src/webview/timeline/model/viewport';
 import { simulated, webPod } from '../helpers/engine';
 
 const EVENTS = simulated(webPod('livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 10, failureThreshold: 3}'), 'containers: {web: {readyAfter: 20, failAfter: 60}}', 300);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MIN_FIT_SPAN, MIN_SPAN, Viewport } from '../../src/webview/timeline/viewport';
+import { MIN_FIT_SPAN, MIN_SPAN, Viewport } from '../../src/webview/timeline/model/viewport';
 
 function viewport(width = 1000): Viewport {
   const v = new Viewport();

@@ -3,7 +3,7 @@
  * and pinch zoom about the pointer, hover shows what is under it, a click reveals it; keys become
  * `ViewCommand`s (`keyCommands.ts`). The app decides what each does to the view.
  */
-import { canvasKeyCommand, shortcutCommand, type ViewCommand } from './keyCommands';
+import { canvasKeyCommand, shortcutCommand, type ViewCommand } from './model/keyCommands';
 
 export interface InteractionTarget {
   /** The plot's width in CSS px (a wheel's page-sized delta). */

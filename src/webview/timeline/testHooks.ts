@@ -3,8 +3,8 @@
  * harness and the CLI's HTML page in headless Chromium read it). Read-only views of what is on
  * screen: tests assert on what a user sees, not on internals. Pure types: no DOM.
  */
-import type { ClusterFacts } from './describeCluster';
-import type { WhyState } from './whyState';
+import type { ClusterFacts } from './words/describeCluster';
+import type { WhyState } from './model/whyState';
 
 export interface TimelineHookLane {
   /** The store's lane key (`laneKeys.ts`): `pod:web-0`, `container:web-0/app`, `probe:web-0/app/liveness`. */

@@ -4,22 +4,22 @@
  */
 import { MARK_OUTCOMES } from '../../core/timeline/columns';
 import type { AttemptColumns } from '../../core/timeline/columns';
-import { containerFacts } from './describe';
-import { type ClusterFacts, clusterFacts } from './describeCluster';
-import { pauseFacts } from './describePause';
-import type { Hit } from './hitTest';
-import { itemTime, laneItems } from './markCursor';
-import type { LaneRows } from './laneRows';
-import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW } from './layout';
-import type { NotesView } from './notesView';
+import { containerFacts } from './words/describe';
+import { type ClusterFacts, clusterFacts } from './words/describeCluster';
+import { pauseFacts } from './words/describePause';
+import type { Hit } from './model/hitTest';
+import { itemTime, laneItems } from './model/markCursor';
+import type { LaneRows } from './model/laneRows';
+import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW } from './model/layout';
+import type { NotesView } from './views/notesView';
 import type { Renderer } from './render/renderer';
-import type { ReplayController } from './replay';
-import type { SectionHeadings } from './sectionHeadings';
-import type { TimelineSession } from './session';
+import type { ReplayController } from './model/replay';
+import type { SectionHeadings } from './views/sectionHeadings';
+import type { TimelineSession } from './model/session';
 import type { ItemKind, TimelineHookState, TimelineHookWhy, TimelineTestHooks } from './testHooks';
-import type { Palette } from './theme';
-import type { TooltipView } from './tooltip';
-import type { Viewport } from './viewport';
+import type { Palette } from './render/theme';
+import type { TooltipView } from './views/tooltip';
+import type { Viewport } from './model/viewport';
 
 /** What the hooks read: the timeline's parts. */
 export interface HookedTimeline {

@@ -7,12 +7,12 @@
 import { momentText } from '../../core/timeline/clockText';
 import type { ContainerLane } from '../../core/timeline/viewModel';
 import type { HostMessage, TimelineClock } from '../../shared/protocol';
-import { laneTitle } from './describe';
-import { formatInstant } from './format';
+import { laneTitle } from './words/describe';
+import { formatInstant } from './words/format';
 import type { TimelineHost } from './host';
-import type { Layout } from './layout';
-import { explainMessage, type Selection } from './selection';
-import type { WhyView } from './whyView';
+import type { Layout } from './model/layout';
+import { explainMessage, type Selection } from './model/selection';
+import type { WhyView } from './views/whyView';
 
 export class WhyController {
   private selected: Selection | undefined;

@@ -8,7 +8,7 @@
  */
 import { MARK_OUTCOMES } from '../../../core/timeline/columns';
 import type { ProbeLane } from '../../../core/timeline/viewModel';
-import { markSeverity, PROBE_ROW } from '../layout';
+import { markSeverity, PROBE_ROW } from '../model/layout';
 import { MARK_HEIGHTS, markSpacing, markWidthFor } from './markGeometry';
 import type { Paint } from './paint';
 import { fillPausedMark } from './pauses';

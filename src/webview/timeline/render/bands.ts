@@ -5,7 +5,7 @@
  */
 import type { CachedResult } from '../../../core/engine/results';
 import type { ContainerLane, ContainerStateValue, PodLane, ProbeLane, Span } from '../../../core/timeline/viewModel';
-import { CONTAINER_ROW, POD_ROW, PROBE_ROW } from '../layout';
+import { CONTAINER_ROW, POD_ROW, PROBE_ROW } from '../model/layout';
 import type { LabelSpace } from './labelSpace';
 import type { Paint } from './paint';
 

@@ -8,9 +8,9 @@ import type { ClusterMarker, KubeletVerdict, PredictionMark } from '../../../cor
 import { MARK_OUTCOMES } from '../../../core/timeline/columns';
 import type { Span } from '../../../core/timeline/spans';
 import type { ContainerLane, PodLane } from '../../../core/timeline/viewModel';
-import { lowerBoundByT } from '../hitTest';
-import { CLUSTER_CONTAINER_ROW, CONTAINER_ROW, POD_ROW } from '../layout';
-import type { Palette } from '../theme';
+import { lowerBoundByT } from '../model/hitTest';
+import { CLUSTER_CONTAINER_ROW, CONTAINER_ROW, POD_ROW } from '../model/layout';
+import type { Palette } from './theme';
 import { eachSpan, fillEdgedStretch, writeOnPlate } from './bands';
 import type { LabelSpace } from './labelSpace';
 import { eachMarkerInView, MARKER_REACH, trianglePath } from './markers';

@@ -1,5 +1,5 @@
 /** What lies under everything: the axis ticks' gridlines, row separators, highlighted rows. */
-import type { Row } from '../layout';
+import type { Row } from '../model/layout';
 import type { Paint } from './paint';
 
 /** A faint vertical line at each axis tick. */

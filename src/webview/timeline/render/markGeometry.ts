@@ -4,7 +4,7 @@
  */
 import type { AttemptColumns } from '../../../core/timeline/columns';
 import type { ProbeLane } from '../../../core/timeline/viewModel';
-import { MARK_HEIGHT, PROBE_ROW } from '../layout';
+import { MARK_HEIGHT, PROBE_ROW } from '../model/layout';
 import { MARK_OUTCOMES } from '../../../core/timeline/columns';
 
 /** Bar heights by outcome code (`MARK_OUTCOMES` index). */

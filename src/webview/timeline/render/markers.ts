@@ -6,8 +6,8 @@
 import { MARK_OUTCOMES } from '../../../core/timeline/columns';
 import { probeLaneKey } from '../../../core/timeline/laneKeys';
 import type { ContainerLane, Marker } from '../../../core/timeline/viewModel';
-import { lowerBoundByT } from '../hitTest';
-import { CONTAINER_ROW, PROBE_ROW } from '../layout';
+import { lowerBoundByT } from '../model/hitTest';
+import { CONTAINER_ROW, PROBE_ROW } from '../model/layout';
 import type { Paint } from './paint';
 import { RectList } from './rectList';
 

@@ -4,9 +4,9 @@
  * the live edge and replay playhead across all rows.
  */
 import type { ContainerLane, PodLane } from '../../../core/timeline/viewModel';
-import { shortContainerId } from '../describe';
-import { lowerBoundByT } from '../hitTest';
-import { CONTAINER_ROW, POD_ROW, ROW_HEIGHT, type Row } from '../layout';
+import { shortContainerId } from '../words/describe';
+import { lowerBoundByT } from '../model/hitTest';
+import { CONTAINER_ROW, POD_ROW, ROW_HEIGHT, type Row } from '../model/layout';
 import { eachSpan } from './bands';
 import type { LabelSpace } from './labelSpace';
 import type { Paint } from './paint';

@@ -4,11 +4,11 @@
  */
 import type { MarkOutcome } from '../../../core/timeline/columns';
 import type { ContainerLane } from '../../../core/timeline/viewModel';
-import type { Tick } from '../format';
-import type { Hit } from '../hitTest';
-import type { Layout } from '../layout';
-import type { Palette } from '../theme';
-import type { Viewport } from '../viewport';
+import type { Tick } from '../words/format';
+import type { Hit } from '../model/hitTest';
+import type { Layout } from '../model/layout';
+import type { Palette } from './theme';
+import type { Viewport } from '../model/viewport';
 
 export interface Frame {
   readonly layout: Layout;

@@ -5,8 +5,8 @@
  * in the same colour so they read as the pause's, not the app's.
  */
 import type { PodLane } from '../../../core/timeline/viewModel';
-import { POD_ROW, ROW_HEIGHT } from '../layout';
-import type { Palette } from '../theme';
+import { POD_ROW, ROW_HEIGHT } from '../model/layout';
+import type { Palette } from './theme';
 import { eachSpan, fillEdgedStretch, writeOnPlate } from './bands';
 import type { LabelSpace } from './labelSpace';
 import type { Paint } from './paint';

@@ -5,9 +5,9 @@
  * keyboard focus are outlined last.
  */
 import type { ContainerLane, PodLane, ProbeLane, Span } from '../../../core/timeline/viewModel';
-import type { Hit } from '../hitTest';
-import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, POD_ROW, PROBE_ROW, type Row, showsCluster, visibleRows } from '../layout';
-import { itemTime } from '../markCursor';
+import type { Hit } from '../model/hitTest';
+import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, POD_ROW, PROBE_ROW, type Row, showsCluster, visibleRows } from '../model/layout';
+import { itemTime } from '../model/markCursor';
 import { AttemptMarks } from './attemptMarks';
 import { containerStateName, fillContainerReady, fillContainerStates, fillPodReady, fillResults, nameSpans, podReadyName } from './bands';
 import { drawClusterEvents, drawDisagreements, drawPredictions, drawTargets, fillKubelet, kubeletName } from './cluster';

@@ -3,11 +3,11 @@
  * Pure (node tests import it). Replay feeds the same model forward as the playhead moves and
  * rebuilds it from the start when the playhead goes back (the model only grows).
  */
-import type { EngineEvent } from '../../core/engine/events';
-import { hasClusterBand } from '../../core/timeline/clusterLanes';
-import type { ModelSection } from '../../core/timeline/sections';
-import type { DroppedEvents } from '../../core/timeline/store';
-import { TimelineModel } from '../../core/timeline/viewModel';
+import type { EngineEvent } from '../../../core/engine/events';
+import { hasClusterBand } from '../../../core/timeline/clusterLanes';
+import type { ModelSection } from '../../../core/timeline/sections';
+import type { DroppedEvents } from '../../../core/timeline/store';
+import { TimelineModel } from '../../../core/timeline/viewModel';
 
 export class EventFeed {
   model: TimelineModel;

@@ -2,14 +2,14 @@
  * The toolbar (zoom, fit, follow, replay, export), the filter chips and the legend: plain DOM,
  * coloured by classes from media/timeline.css (the same `--vscode-*` colours the canvas reads).
  */
-import type { ProbeType } from '../../core/manifest/model';
-import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
+import type { ProbeType } from '../../../core/manifest/model';
+import { MARK_OUTCOMES, type MarkOutcome } from '../../../core/timeline/columns';
 import { clusterLegend } from './clusterLegend';
 import { button, type ButtonSpec, h, setButtonFace } from './dom';
-import { ZOOM_STEP } from './keyCommands';
+import { ZOOM_STEP } from '../model/keyCommands';
 import type { LegendGroup } from './legendGroup';
 import { pauseLegend } from './pauseLegend';
-import { REPLAY_SPEEDS } from './replay';
+import { REPLAY_SPEEDS } from '../model/replay';
 
 export interface ControlEvents {
   zoom(factor: number): void;

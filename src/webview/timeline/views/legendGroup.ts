@@ -5,7 +5,7 @@
  * no CSS equivalent), painted again when the theme changes.
  */
 import { h } from './dom';
-import type { Palette } from './theme';
+import type { Palette } from '../render/theme';
 
 /** Paints one swatch, `SWATCH_WIDTH` × `SWATCH_HEIGHT` CSS pixels from the origin. */
 export type SwatchPainter = (ctx: CanvasRenderingContext2D, palette: Palette) => void;

@@ -4,10 +4,10 @@
  * a probe's summary, and the test hooks' view. Pure (node tests import it); the debug session's
  * name is returned as plain text, for `textContent`.
  */
-import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
-import { blamedOnPause } from '../../core/timeline/pauseLanes';
-import type { Span } from '../../core/timeline/spans';
-import type { PodLane, ProbeLane } from '../../core/timeline/viewModel';
+import { MARK_OUTCOMES, type MarkOutcome } from '../../../core/timeline/columns';
+import { blamedOnPause } from '../../../core/timeline/pauseLanes';
+import type { Span } from '../../../core/timeline/spans';
+import type { PodLane, ProbeLane } from '../../../core/timeline/viewModel';
 import type { Tooltip } from './tooltipText';
 import { formatCount, plural } from './format';
 

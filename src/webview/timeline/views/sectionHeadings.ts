@@ -5,7 +5,7 @@
  * list's options say their run as well (`laneSummary`).
  */
 import { h } from './dom';
-import type { Layout, SectionHeading } from './layout';
+import type { Layout, SectionHeading } from '../model/layout';
 
 export class SectionHeadings {
   readonly element: HTMLDivElement;

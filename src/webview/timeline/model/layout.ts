@@ -4,11 +4,11 @@
  * renderer, the hit test and the accessible lane list all read the same rows, so what a screen
  * reader walks is what is drawn.
  */
-import type { ProbeType } from '../../core/manifest/model';
-import { hasClusterBand } from '../../core/timeline/clusterLanes';
-import type { MarkOutcome } from '../../core/timeline/columns';
-import type { ModelSection } from '../../core/timeline/sections';
-import type { Lane } from '../../core/timeline/viewModel';
+import type { ProbeType } from '../../../core/manifest/model';
+import { hasClusterBand } from '../../../core/timeline/clusterLanes';
+import type { MarkOutcome } from '../../../core/timeline/columns';
+import type { ModelSection } from '../../../core/timeline/sections';
+import type { Lane } from '../../../core/timeline/viewModel';
 
 export interface Filters {
   /** Container names (in every pod). */

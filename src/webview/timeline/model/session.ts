@@ -3,9 +3,9 @@
  * is live, loading, ended or failed, and the time it has reached. The host's messages change it;
  * the view reads it. Pure (node tests import it): the caller passes the real time (ms).
  */
-import type { LineProblem, RunHeader } from '../../core/timeline/jsonl';
-import type { DroppedEvents } from '../../core/timeline/store';
-import type { HostMessage, TimelineClock, TimelineRestore, TimelineSource } from '../../shared/protocol';
+import type { LineProblem, RunHeader } from '../../../core/timeline/jsonl';
+import type { DroppedEvents } from '../../../core/timeline/store';
+import type { HostMessage, TimelineClock, TimelineRestore, TimelineSource } from '../../../shared/protocol';
 import { EventFeed } from './feed';
 import { LiveClock } from './liveClock';
 import type { Extent } from './viewport';

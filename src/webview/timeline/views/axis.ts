@@ -3,8 +3,8 @@
  * themed by CSS). A small pool of elements, moved with a transform each frame.
  */
 import { h } from './dom';
-import type { Tick } from './format';
-import type { Viewport } from './viewport';
+import type { Tick } from '../words/format';
+import type { Viewport } from '../model/viewport';
 
 /** A label starts this far right of its gridline, as in a profiler: left-aligned beside it. */
 const LABEL_OFFSET = 3;

@@ -3,11 +3,11 @@
  * (focus), each outlined on the canvas, with a tooltip saying what it is — beside the pointer, or
  * under the focused item — and the focused item announced to screen readers.
  */
-import { announceHit, type DescribeContext, describeHit } from './describe';
-import type { Hit } from './hitTest';
-import type { Layout, Row } from './layout';
-import { sameHit } from './markCursor';
-import type { Box } from './render/renderer';
+import { announceHit, type DescribeContext, describeHit } from '../words/describe';
+import type { Hit } from '../model/hitTest';
+import type { Layout, Row } from '../model/layout';
+import { sameHit } from '../model/markCursor';
+import type { Box } from '../render/renderer';
 import type { TooltipView } from './tooltip';
 
 export interface InspectorParts {

@@ -9,9 +9,9 @@
  * place in the whole list (`aria-posinset` of `aria-setsize`), and the active option is kept while
  * scrolled away, so `aria-activedescendant` always names an element.
  */
-import type { Lane } from '../../core/timeline/viewModel';
+import type { Lane } from '../../../core/timeline/viewModel';
 import { h } from './dom';
-import { EMPTY_LAYOUT, type Layout, type Row, visibleRows } from './layout';
+import { EMPTY_LAYOUT, type Layout, type Row, visibleRows } from '../model/layout';
 
 export interface LaneListEvents {
   /** A label was clicked. */

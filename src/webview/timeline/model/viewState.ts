@@ -2,7 +2,7 @@
  * The panel's own state through `getState`/`setState` (design §5): zoom, follow, filters and replay
  * speed survive the panel being hidden and the window reloading. Pure: node tests import it.
  */
-import { TIMELINE_PROTOCOL_VERSION, type TimelineRestore, type TimelineViewState, viewStateOf } from '../../shared/protocol';
+import { TIMELINE_PROTOCOL_VERSION, type TimelineRestore, type TimelineViewState, viewStateOf } from '../../../shared/protocol';
 import type { LaneFilters } from './laneFilters';
 import type { Extent, Viewport } from './viewport';
 

@@ -5,8 +5,8 @@
  * (media/timeline.css); every text from the host goes in as `textContent`. A polite live region:
  * a screen reader hears the sentence when it comes.
  */
-import type { TimelineEvidence, TimelineExplanation } from '../../shared/protocol';
-import type { WhyState } from './whyState';
+import type { TimelineEvidence, TimelineExplanation } from '../../../shared/protocol';
+import type { WhyState } from '../model/whyState';
 import { button, decorativeIcon, h } from './dom';
 
 export interface WhyEvents {

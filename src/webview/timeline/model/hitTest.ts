@@ -4,12 +4,12 @@
  * predicted kill, or the cluster pod probed; a debugger's pause on a pod. Pure (node tests import it); it reads the same rows
  * and geometry the renderer draws with, so what the pointer finds is what the user sees there.
  */
-import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
-import type { AttemptColumns } from '../../core/timeline/columns';
-import { blamedOnPause } from '../../core/timeline/pauseLanes';
-import type { CachedResult } from '../../core/engine/results';
-import type { ClusterMarker, Disagreement, KubeletVerdict, PredictionMark, TargetMark } from '../../core/timeline/clusterLanes';
-import type { ContainerLane, ContainerStateValue, Lane, Marker, PodLane, ProbeLane, RestartMark, Span } from '../../core/timeline/viewModel';
+import { MARK_OUTCOMES, type MarkOutcome } from '../../../core/timeline/columns';
+import type { AttemptColumns } from '../../../core/timeline/columns';
+import { blamedOnPause } from '../../../core/timeline/pauseLanes';
+import type { CachedResult } from '../../../core/engine/results';
+import type { ClusterMarker, Disagreement, KubeletVerdict, PredictionMark, TargetMark } from '../../../core/timeline/clusterLanes';
+import type { ContainerLane, ContainerStateValue, Lane, Marker, PodLane, ProbeLane, RestartMark, Span } from '../../../core/timeline/viewModel';
 import { CLUSTER_CONTAINER_ROW, CLUSTER_POD_ROW, CONTAINER_ROW, type Layout, markSeverity, PROBE_ROW, type Row, rowAt, showsCluster } from './layout';
 
 export type Hit =

@@ -2,7 +2,7 @@
  * The tooltip: a title and lines of plain text (probe output and kubelet messages are untrusted:
  * `textContent` only), placed beside the pointer or the focused mark and kept inside the window.
  */
-import type { Tooltip } from './tooltipText';
+import type { Tooltip } from '../words/tooltipText';
 import { h } from './dom';
 
 export class TooltipView {

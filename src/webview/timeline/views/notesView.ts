@@ -3,9 +3,9 @@
  * in a polite live region. Plain text only: the page has no icon font, and a glyph meant for one
  * would show as an empty box.
  */
-import { notesFor } from './describe';
+import { notesFor } from '../words/describe';
 import { h } from './dom';
-import type { TimelineSession } from './session';
+import type { TimelineSession } from '../model/session';
 
 export class NotesView {
   readonly element: HTMLDivElement;

@@ -3,9 +3,9 @@
  * marks go). Pure: node tests import it. It is the `Filters` the layout, the renderer and the hit
  * test read, so all of them agree on what is hidden.
  */
-import type { ProbeType } from '../../core/manifest/model';
-import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
-import type { TimelineViewState } from '../../shared/protocol';
+import type { ProbeType } from '../../../core/manifest/model';
+import { MARK_OUTCOMES, type MarkOutcome } from '../../../core/timeline/columns';
+import type { TimelineViewState } from '../../../shared/protocol';
 import type { Filters } from './layout';
 
 const PROBE_TYPES: readonly string[] = ['startup', 'readiness', 'liveness'];

@@ -4,7 +4,7 @@
  * as the lanes (`render/pauses.ts`).
  */
 import { LegendGroup, type Swatch, SWATCH_HEIGHT, SWATCH_WIDTH } from './legendGroup';
-import { fillPause, fillPausedMark } from './render/pauses';
+import { fillPause, fillPausedMark } from '../render/pauses';
 
 const SWATCHES: readonly Swatch[] = [
   ['paused by a debugger (on the pod)', (ctx, p) => fillPause(ctx, p, 0, 0, SWATCH_WIDTH, SWATCH_HEIGHT)],

@@ -4,8 +4,8 @@
  * are drawn with.
  */
 import { LegendGroup, type Swatch, SWATCH_HEIGHT as HEIGHT, SWATCH_WIDTH as WIDTH } from './legendGroup';
-import { fillDisagreement } from './render/cluster';
-import { trianglePath } from './render/markers';
+import { fillDisagreement } from '../render/cluster';
+import { trianglePath } from '../render/markers';
 
 const SWATCHES: readonly Swatch[] = [
   ['kubelet: Ready (the cluster\'s own verdict)', (ctx, p) => outlinedBand(ctx, p.kubeletReady, 0.22)],

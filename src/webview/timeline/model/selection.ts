@@ -3,8 +3,8 @@
  * items an explanation's evidence points back at. Pure (node tests import it): rows and items in,
  * a moment or a `Hit` out.
  */
-import type { ContainerLane } from '../../core/timeline/viewModel';
-import { TIMELINE_PROTOCOL_VERSION, type TimelineEvidence, type WebviewMessage } from '../../shared/protocol';
+import type { ContainerLane } from '../../../core/timeline/viewModel';
+import { TIMELINE_PROTOCOL_VERSION, type TimelineEvidence, type WebviewMessage } from '../../../shared/protocol';
 import { type Hit, markerFor, spanAt } from './hitTest';
 import type { Layout, Row } from './layout';
 import { itemTime, laneItems } from './markCursor';

@@ -3,21 +3,21 @@
  * the lanes. Pure (node tests import it). Event text (probe output, kubelet messages, names) is
  * returned as plain strings: the DOM code puts it in with `textContent`, never as HTML.
  */
-import type { MarkOutcome } from '../../core/timeline/columns';
-import { MARK_OUTCOMES } from '../../core/timeline/columns';
-import { blamedOnPause } from '../../core/timeline/pauseLanes';
-import type { EngineEvent } from '../../core/engine/events';
-import type { DroppedEvents } from '../../core/timeline/store';
-import type { ContainerLane, Lane, ProbeLane, Span } from '../../core/timeline/viewModel';
-import type { NoteInput } from './session';
+import type { MarkOutcome } from '../../../core/timeline/columns';
+import { MARK_OUTCOMES } from '../../../core/timeline/columns';
+import { blamedOnPause } from '../../../core/timeline/pauseLanes';
+import type { EngineEvent } from '../../../core/engine/events';
+import type { DroppedEvents } from '../../../core/timeline/store';
+import type { ContainerLane, Lane, ProbeLane, Span } from '../../../core/timeline/viewModel';
+import type { NoteInput } from '../model/session';
 import type { Tooltip } from './tooltipText';
-import type { TimelineClock } from '../../shared/protocol';
+import type { TimelineClock } from '../../../shared/protocol';
 import { containerClusterSummary, currentClusterPod, describeClusterHit, openDisagreement, podClusterSummary } from './describeCluster';
 import { describePause, PAUSED_ATTEMPT_LINE, podPauseSummary, probePauseSummary } from './describePause';
 import { formatCount, formatInstant, formatMillis, formatPoint, plural } from './format';
-import { formatDuration } from '../../core/text/durations';
-import { type Hit, markerFor } from './hitTest';
-import { showsCluster } from './layout';
+import { formatDuration } from '../../../core/text/durations';
+import { type Hit, markerFor } from '../model/hitTest';
+import { showsCluster } from '../model/layout';
 
 
 /** Output longer than this is cut in a tooltip (the kubelet itself caps bodies at 10 KiB). */

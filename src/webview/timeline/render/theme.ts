@@ -4,7 +4,7 @@
  * those). Read again whenever the theme may have changed (`watchTheme`), so the canvas never
  * keeps a stale palette, and the DOM (legend, chips) and the canvas always agree.
  */
-import { MARK_OUTCOMES } from '../../core/timeline/columns';
+import { MARK_OUTCOMES } from '../../../core/timeline/columns';
 
 export interface Palette {
   readonly theme: 'light' | 'dark' | 'high-contrast' | 'high-contrast-light';

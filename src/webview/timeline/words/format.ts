@@ -3,9 +3,9 @@
  * node tests import it. Virtual clocks read as elapsed time (`1m30s`); wall clocks as the local
  * time of day (`14:03:20`) from the session's start.
  */
-import { decimalsFor, formatElapsed } from '../../core/timeline/clockText';
-import type { TimelineClock } from '../../shared/protocol';
-import { formatDuration } from '../../core/text/durations';
+import { decimalsFor, formatElapsed } from '../../../core/timeline/clockText';
+import type { TimelineClock } from '../../../shared/protocol';
+import { formatDuration } from '../../../core/text/durations';
 
 export { formatElapsed };
 

@@ -4,7 +4,7 @@
  * Pure (node tests import it): the real time comes from `clock` (ms), and `changed` is told
  * whenever something the user set changed (the app redraws and saves it).
  */
-import type { TimelineViewState } from '../../shared/protocol';
+import type { TimelineViewState } from '../../../shared/protocol';
 import type { ReplayController } from './replay';
 import type { TimelineSession } from './session';
 import { restoreViewport } from './viewState';

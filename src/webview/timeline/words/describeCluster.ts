@@ -4,14 +4,14 @@
  * what the lane list adds to a lane's summary; the test hooks' view. Pure (node tests import it);
  * event text is returned as plain strings, for `textContent`.
  */
-import type { Disagreement } from '../../core/timeline/clusterLanes';
-import type { Span } from '../../core/timeline/spans';
-import type { ContainerLane, PodLane } from '../../core/timeline/viewModel';
-import type { TimelineClock } from '../../shared/protocol';
+import type { Disagreement } from '../../../core/timeline/clusterLanes';
+import type { Span } from '../../../core/timeline/spans';
+import type { ContainerLane, PodLane } from '../../../core/timeline/viewModel';
+import type { TimelineClock } from '../../../shared/protocol';
 import type { Tooltip } from './tooltipText';
 import { formatCount, formatInstant, plural } from './format';
-import { formatDuration } from '../../core/text/durations';
-import type { Hit } from './hitTest';
+import { formatDuration } from '../../../core/text/durations';
+import type { Hit } from '../model/hitTest';
 
 /** What the words are made with: the clock, and describe.ts's ways of cutting text and saying a stretch. */
 export interface ClusterDescribeContext {

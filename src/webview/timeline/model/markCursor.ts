@@ -3,8 +3,8 @@
  * on a probe lane, from band to restart to event on a pod or container lane, in time order. Pure:
  * node tests import it.
  */
-import { MARK_OUTCOMES, type MarkOutcome } from '../../core/timeline/columns';
-import type { Span } from '../../core/timeline/spans';
+import { MARK_OUTCOMES, type MarkOutcome } from '../../../core/timeline/columns';
+import type { Span } from '../../../core/timeline/spans';
 import type { Hit } from './hitTest';
 import type { Row } from './layout';
 

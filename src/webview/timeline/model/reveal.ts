@@ -2,9 +2,9 @@
  * What a click on a lane (or a mark on it) asks the host to show in the manifest: the probe, or
  * the container, or a pod's first container. Pure: node tests import it.
  */
-import type { ProbeType } from '../../core/manifest/model';
-import type { Lane } from '../../core/timeline/viewModel';
-import { TIMELINE_PROTOCOL_VERSION, type WebviewMessage } from '../../shared/protocol';
+import type { ProbeType } from '../../../core/manifest/model';
+import type { Lane } from '../../../core/timeline/viewModel';
+import { TIMELINE_PROTOCOL_VERSION, type WebviewMessage } from '../../../shared/protocol';
 
 export function revealMessage(lane: Lane): WebviewMessage | undefined {
   let pod: string;
