@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { rulesMarkdown } from '../../src/cli/rules';
+import { rulesMarkdown } from '../../src/cli/format/ruleDocs';
 import { RULE_INFO } from '../../src/core/rules/registry';
 
 test('docs/rules.md is the registry, regenerated (npm run docs)', () => {

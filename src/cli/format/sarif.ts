@@ -2,7 +2,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RULE_INFO } from '../../core/rules/registry';
 import type { Finding, Severity } from '../../core/rules/types';
-import { ruleHelpMarkdown, ruleHelpText } from '../rules';
+import { ruleHelpMarkdown, ruleHelpText } from './ruleDocs';
 
 const LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { error: 'error', warning: 'warning', info: 'note' };
 
