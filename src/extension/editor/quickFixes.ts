@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
-import type { ManifestSnapshot, PlacedPodSpec } from '../../core/editor/incrementalChecker';
-import { clientTimeoutFix } from '../../core/fixes/clientTimeout';
+import { fixesOf, probeOfFinding, problemOf, type PublishedDiagnostic } from '../../core/editor/fixMatching';
+import type { ManifestSnapshot } from '../../core/editor/incrementalChecker';
 import { declarePortObstacle } from '../../core/fixes/declarePort';
 import { startupProbeObstacle } from '../../core/fixes/startupProbe';
 import type { ProbeModel } from '../../core/manifest';
-import { type Problem, presentFindings } from '../../core/rules/present';
-import type { Finding, Fix } from '../../core/rules/types';
 import { type AddStartupProbeArgs, livenessContainerAt } from '../commands/addStartupProbe';
 import { type DeclarePortArgs, declarePortTitle } from '../commands/declarePort';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
@@ -19,9 +17,6 @@ import { COMMANDS } from '../base/commandIds';
 const LIVENESS_KILLS_EARLY = 'L10';
 /** L01: a named probe port the container does not declare. */
 const UNDECLARED_PORT = 'L01';
-/** L21: curl or wget without a timeout of its own. */
-const CLIENT_WITHOUT_TIMEOUT = 'L21';
-
 const ADD_STARTUP_PROBE_TITLE = 'Add a startupProbe derived from the livenessProbe…';
 
 /**
@@ -60,10 +55,9 @@ export class ProbeQuickFixes implements vscode.CodeActionProvider {
  * findings folded into it (L04's unquote on P06), in their order, the first preferred.
  */
 function ruleFixActions(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
-  const problem = problemOf(snapshot, diagnostic);
+  const problem = problemOf(snapshot, published(diagnostic));
   if (!problem) return [];
-  const fixes = [problem.primary, ...problem.folded].flatMap((finding) => [...(finding.fixes ?? []), ...textFixesOf(document, snapshot, finding)]);
-  return fixes.map((fix, index) => {
+  return fixesOf(problem, snapshot, document.getText()).map((fix, index) => {
     const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
     action.edit = workspaceEditOf(document.uri, fix.edits);
     action.diagnostics = [diagnostic];
@@ -73,21 +67,9 @@ function ruleFixActions(document: vscode.TextDocument, snapshot: ManifestSnapsho
   });
 }
 
-/**
- * Fixes whose edits depend on how the text is written (a block or flow command, the words of a
- * `sh -c` script), which the rules do not see: made from the document's text when asked.
- */
-function textFixesOf(document: vscode.TextDocument, snapshot: ManifestSnapshot, finding: Finding): Fix[] {
-  if (finding.rule !== CLIENT_WITHOUT_TIMEOUT) return [];
-  const found = probeOfFinding(snapshot, finding);
-  // A stale model (the text does not parse now) has no lines to compute edits on.
-  const fix = found && !found.placed.stale && clientTimeoutFix(found.probe, document.getText(), found.placed.lineOffset);
-  return fix ? [fix] : [];
-}
-
 /** L01: declaring the port needs its number, so the action is a command that asks for it. */
 function declarePortActions(snapshot: ManifestSnapshot, document: vscode.TextDocument, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
-  const finding = problemOf(snapshot, diagnostic)?.primary;
+  const finding = problemOf(snapshot, published(diagnostic))?.primary;
   const found = finding && probeOfFinding(snapshot, finding);
   const handler = found?.probe.effective.handler;
   if (!found || (handler?.type !== 'httpGet' && handler?.type !== 'tcpSocket') || typeof handler.port !== 'string') return [];
@@ -101,27 +83,10 @@ function declarePortActions(snapshot: ManifestSnapshot, document: vscode.TextDoc
   return [action];
 }
 
-/** The probe a finding is about (its path is the probe's or inside it), with the pod spec that places it in the file. */
-function probeOfFinding(snapshot: ManifestSnapshot, finding: Finding): { placed: PlacedPodSpec; probe: ProbeModel } | undefined {
-  for (const placed of snapshot.podSpecs) {
-    if (placed.document !== finding.doc) continue;
-    for (const container of placed.spec.containers) {
-      const probe = container.probes.find((p) => finding.path === p.path || finding.path.startsWith(`${p.path}.`));
-      if (probe) return { placed, probe };
-    }
-  }
-  return undefined;
-}
-
-/**
- * The problem behind a diagnostic (diagnostics.ts publishes one per `presentFindings` problem),
- * by rule, range and words: indices shift as soon as the text changes, and a diagnostic published
- * for an older version must match nothing rather than the wrong finding (its edits would land in
- * the wrong place).
- */
-function problemOf(snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): Problem | undefined {
-  const rule = ruleOf(diagnostic);
-  return presentFindings(snapshot.findings).find((p) => p.primary.rule === rule && p.headline === diagnostic.message && toVsRange(p.primary.range).isEqual(diagnostic.range));
+/** A diagnostic as core's fix matching reads it. */
+function published(diagnostic: vscode.Diagnostic): PublishedDiagnostic {
+  const { start, end } = diagnostic.range;
+  return { rule: ruleOf(diagnostic), message: diagnostic.message, range: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } } };
 }
 
 function ruleOf(diagnostic: vscode.Diagnostic): string | undefined {
@@ -132,7 +97,7 @@ function ruleOf(diagnostic: vscode.Diagnostic): string | undefined {
 
 /** L10 tells the user to add a startupProbe: offer to, or say why it cannot be done here. */
 function startupProbeQuickFix(document: vscode.TextDocument, snapshot: ManifestSnapshot, diagnostic: vscode.Diagnostic): vscode.CodeAction[] {
-  if (!problemOf(snapshot, diagnostic)) return [];
+  if (!problemOf(snapshot, published(diagnostic))) return [];
   const found = livenessContainerAt(snapshot, diagnostic.range.start.line);
   if (!found) return [];
   const action = addStartupProbeAction(document, found, vscode.CodeActionKind.QuickFix);
