@@ -326,7 +326,9 @@ describe('Y02: file size and document count limits', () => {
     const text = Array(copies).fill(CHECKED_POD).join('---\n');
     assert.ok(text.length >= FIFTY_MB);
     const { findings, ms } = checked(text);
-    assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+    // Parsing these 50 MB would take tens of seconds: the bound tells "not parsed" from "parsed",
+    // with room for a loaded machine (how fast the check is, bench/ measures).
+    assert.ok(ms < 5000, `took ${ms.toFixed(0)} ms`);
     assert.deepEqual(rulesOf(findings), ['Y02']);
   });
 

@@ -2,17 +2,16 @@ import type { PodSpecModel, ProbeModel, ProbeType } from '../manifest';
 import type { ProbeOutcome } from '../probers/types';
 import type { Clock } from '../base/clock';
 import { ContainerRecord } from './containerRecord';
-import { QueuedSync } from './queuedSync';
+import { PodProbes } from './podProbes';
 import type { Disposable } from '../base/disposable';
-import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, workerLine } from './eventLines';
+import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
-import { containersReady, isReady, isStarted } from './podStatus';
+import { isReady, isStarted } from './podStatus';
 import type { ContainerState, PodPhase, PodStatusView } from './podState';
 import type { SlotHost } from './probeSlot';
-import { ResultsCache, type ResultUpdate, syncsPod } from './results';
 import type { PodIdentity, ProbeTarget } from './target';
 import { graceGivenSeconds } from './termination';
-import { replaceProbeWorker, startProbeWorker, triggerNotReadyReadiness, type WorkerStart } from './probeWorkers';
+import { replaceProbeWorker, startProbeWorker, triggerNotReadyReadiness } from './probeWorkers';
 
 /** What a cluster's kubelet reports of one container (`status.containerStatuses[]`, sidecars from `initContainerStatuses`). */
 export interface ObservedContainer {
@@ -82,15 +81,11 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
   readonly restartPolicy: string;
   readonly clock: Clock;
   readonly target: ProbeTarget;
-  private readonly workerStart: WorkerStart;
   private readonly records: ContainerRecord[] = [];
-  private readonly results: Readonly<Record<ProbeType, ResultsCache>>;
+  private readonly probes: PodProbes;
   private readonly predictions = new Map<string, Prediction>();
   /** The kubelet's verdicts last reported, per container and (`''`) for the pod. */
   private readonly kubeletSaid = new Map<string, string>();
-  private podReady: boolean | undefined;
-  /** K1: one sync per turn, however many updates. */
-  private readonly pending: QueuedSync;
 
   constructor(
     readonly identity: PodIdentity,
@@ -99,11 +94,8 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
   ) {
     this.restartPolicy = spec.restartPolicy;
     this.clock = options.clock;
-    this.pending = new QueuedSync(this.clock, () => this.sync());
-    this.workerStart = { kubeletStartedAt: options.kubeletStartedAt, random: options.random, started: (record, probe) => this.emit(workerLine(this.t, this.identity.name, record, probe)) };
     this.target = options.target;
-    const publish = (update: ResultUpdate) => this.onResult(update);
-    this.results = { liveness: new ResultsCache('liveness', publish), readiness: new ResultsCache('readiness', publish), startup: new ResultsCache('startup', publish) };
+    this.probes = new PodProbes({ clock: this.clock, podName: identity.name, kubeletStartedAt: options.kubeletStartedAt, random: options.random, t: () => this.t, emit: (event) => this.emit(event), records: () => this.records, sync: () => this.sync() });
     // Plain init containers ran before anyone looked; ephemeral ones are never probed.
     for (const container of spec.containers) if (container.kind === 'regular' || container.kind === 'sidecar') this.records.push(new ContainerRecord(container));
   }
@@ -165,7 +157,7 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
     for (const record of this.records) for (const slot of Object.values(record.workers)) slot?.loop.dispose();
     for (const prediction of this.predictions.values()) prediction.deadline.dispose();
     this.predictions.clear();
-    this.pending.dispose();
+    this.probes.pending.dispose();
   }
 
   reportAttempt(container: string, probe: ProbeType, containerId: string, outcome: ProbeOutcome, durationMs: number): void {
@@ -181,7 +173,7 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
   }
 
   private startWorker(record: ContainerRecord, probe: ProbeModel): void {
-    startProbeWorker(this, record, probe, this.results[probe.type], this.workerStart);
+    startProbeWorker(this, record, probe, this.probes.results[probe.type], this.probes.workerStart);
   }
 
 
@@ -223,25 +215,19 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
     this.emit({ type: 'kubelet', t: this.t, pod: this.identity.name, ...line });
   }
 
-  private onResult(update: ResultUpdate): void {
-    const record = this.records.find((r) => r.containerId === update.containerId);
-    if (record) this.emit({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: update.type, containerId: update.containerId, value: update.result });
-    if (syncsPod(update)) this.pending.queue();
-  }
-
   /** Our kubelet's verdicts from our results: predictions where it would kill, then started and ready (S1–S4). */
   private sync(): void {
     if (this.disposed) return;
     for (const record of this.records) this.predictIfUnhealthy(record);
     this.updateStatuses();
-    triggerNotReadyReadiness(this.records, this.results.readiness);
+    triggerNotReadyReadiness(this.records, this.probes.results.readiness);
   }
 
   /** K2 (liveness first, then startup), as a prediction: one per container instance and probe. */
   private predictIfUnhealthy(record: ContainerRecord): void {
     const id = record.containerId;
     if (record.state !== 'running' || !id) return;
-    const failed = (type: 'liveness' | 'startup') => record.workers[type] !== undefined && this.results[type].get(id) === 'Failure';
+    const failed = (type: 'liveness' | 'startup') => record.workers[type] !== undefined && this.probes.results[type].get(id) === 'Failure';
     const probe = failed('liveness') ? 'liveness' : failed('startup') ? 'startup' : undefined;
     if (!probe || this.predictions.has(`${record.name}\u0000${id}`)) return;
     const model = record.workers[probe]?.model;
@@ -272,17 +258,12 @@ export class ObservedPodRuntime implements SlotHost, PodStatusView, Disposable {
     for (const record of this.records) {
       const id = record.containerId;
       const running = record.state === 'running';
-      record.started = isStarted(running, record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
-      record.ready = isReady(record.started, running, record.workers.readiness !== undefined, id ? this.results.readiness.get(id) : undefined);
+      record.started = isStarted(running, record.workers.startup !== undefined, id ? this.probes.results.startup.get(id) : undefined);
+      record.ready = isReady(record.started, running, record.workers.readiness !== undefined, id ? this.probes.results.readiness.get(id) : undefined);
       readiness.set(record.name, id === undefined ? undefined : record.ready);
-      if (record.reported?.started === record.started && record.reported.ready === record.ready) continue;
-      record.reported = { started: record.started, ready: record.ready };
-      this.emit({ type: 'status', t: this.t, pod: this.identity.name, container: record.name, started: record.started, ready: record.ready });
+      this.probes.publishStatus(record);
     }
-    const ready = containersReady(readiness, this.phase === 'Succeeded').status;
-    if (ready === this.podReady) return;
-    this.podReady = ready;
-    this.emit({ type: 'pod', t: this.t, pod: this.identity.name, ready });
+    this.probes.publishPodReady(readiness, this.phase === 'Succeeded');
   }
 
   private emit(event: EngineEvent): void {

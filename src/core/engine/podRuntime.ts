@@ -3,18 +3,17 @@ import type { ProbeOutcome } from '../probers/types';
 import { Backoff, type BackoffPolicy, KUBELET_BACKOFF } from './backoff';
 import type { Clock } from '../base/clock';
 import { ContainerRecord } from './containerRecord';
-import { QueuedSync } from './queuedSync';
+import { PodProbes } from './podProbes';
 import { backOffEventMessage, crashLoopMessage } from './crashLoop';
 import type { Disposable } from '../base/disposable';
-import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, probeKillMessage, workerLine } from './eventLines';
+import { attemptLine, containerLine, inWrittenOrder, kubeletEventLine, probeKillMessage } from './eventLines';
 import type { EngineEvent, EventSink } from './events';
 import { type InitContainerView, type InitStep, initializationStep } from './initialization';
-import { containersReady, isInitContainerReady, isReady, isStarted } from './podStatus';
+import { isInitContainerReady, isReady, isStarted } from './podStatus';
 import type { ContainerStatusView, PodPhase, PodStatusView } from './podState';
-import { type ResultUpdate, ResultsCache, syncsPod } from './results';
 import type { ContainerProcesses, PodIdentity, ProbeTarget } from './target';
 import { graceGivenSeconds, SIGKILL_EXIT_CODE, stopOutcome } from './termination';
-import { replaceProbeWorker, startProbeWorker, triggerNotReadyReadiness, type WorkerStart } from './probeWorkers';
+import { replaceProbeWorker, startProbeWorker, triggerNotReadyReadiness } from './probeWorkers';
 
 export interface PodRuntimeOptions {
   readonly clock: Clock;
@@ -66,19 +65,15 @@ export class PodRuntime implements PodStatusView, Disposable {
   private readonly records: ContainerRecord[] = [];
   private readonly inits: ContainerRecord[];
   private readonly apps: ContainerRecord[];
-  private readonly results: Readonly<Record<ProbeType, ResultsCache>>;
+  private readonly probes: PodProbes;
   private readonly backoff: Backoff;
-  /** K1: one sync per turn, however many updates. */
-  private readonly pending: QueuedSync;
   /** The pod worker's next sync while a container backs off (B5). */
   private requeueTimer: Disposable | undefined;
   private deleteTimer: Disposable | undefined;
-  private podReady: boolean | undefined;
   /** Once disposed nothing is reported, and workers see no pod (and exit). */
   disposed = false;
   readonly clock: Clock;
   readonly target: ProbeTarget;
-  private readonly workerStart: WorkerStart;
 
   constructor(
     readonly identity: PodIdentity,
@@ -87,13 +82,9 @@ export class PodRuntime implements PodStatusView, Disposable {
   ) {
     this.restartPolicy = spec.restartPolicy;
     this.clock = options.clock;
-    this.pending = new QueuedSync(this.clock, () => this.sync());
-    this.workerStart = { kubeletStartedAt: options.kubeletStartedAt, random: options.random, started: (record, probe) => this.emitEngine(workerLine(this.t, this.identity.name, record, probe)) };
     this.target = options.target;
     this.backoff = new Backoff(options.backoff ?? KUBELET_BACKOFF);
-    const publish = (update: ResultUpdate) => this.onResult(update);
-    const cache = (type: ProbeType) => new ResultsCache(type, publish);
-    this.results = { liveness: cache('liveness'), readiness: cache('readiness'), startup: cache('startup') };
+    this.probes = new PodProbes({ clock: this.clock, podName: identity.name, kubeletStartedAt: options.kubeletStartedAt, random: options.random, t: () => this.t, emit: (event) => this.emitEngine(event), records: () => this.records, sync: () => this.sync() });
     // Ephemeral containers are never started by the pod. Plain init containers are modelled only
     // where something runs them; a process we only observe initialized before we looked.
     const runsInits = options.processes.runsPlainInitContainers === true;
@@ -174,7 +165,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       record.process?.dispose();
       record.killTimer?.dispose();
     }
-    this.pending.dispose();
+    this.probes.pending.dispose();
     this.requeueTimer?.dispose();
     this.deleteTimer?.dispose();
   }
@@ -190,7 +181,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   }
 
   private startWorker(record: ContainerRecord, probe: ProbeModel): void {
-    startProbeWorker(this, record, probe, this.results[probe.type], this.workerStart);
+    startProbeWorker(this, record, probe, this.probes.results[probe.type], this.probes.workerStart);
   }
 
 
@@ -204,13 +195,6 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.emitEvent(container, reason, 'Warning', message, probe);
   }
 
-  private onResult(update: ResultUpdate): void {
-    const { type } = update;
-    const record = this.records.find((r) => r.containerId === update.containerId);
-    if (record) this.emitEngine({ type: 'result', t: this.t, pod: this.identity.name, container: record.name, probe: type, containerId: update.containerId, value: update.result });
-    if (syncsPod(update)) this.pending.queue();
-  }
-
   /** One pod sync (`computePodActions` + `SyncPod`): kills, then starts, then the status it leaves. */
   private sync(): void {
     if (this.disposed) return;
@@ -221,7 +205,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     this.updateStatuses();
     this.updatePhase();
     this.requeue(this.podDone ? undefined : backOffUntil);
-    triggerNotReadyReadiness(this.records, this.results.readiness);
+    triggerNotReadyReadiness(this.records, this.probes.results.readiness);
   }
 
   /**
@@ -256,7 +240,7 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** S1, from the startup cache as it is now. */
   private isStartedNow(record: ContainerRecord): boolean {
     const id = record.containerId;
-    return isStarted(record.state === 'running', record.workers.startup !== undefined, id ? this.results.startup.get(id) : undefined);
+    return isStarted(record.state === 'running', record.workers.startup !== undefined, id ? this.probes.results.startup.get(id) : undefined);
   }
 
   private get podDone(): boolean {
@@ -266,8 +250,8 @@ export class PodRuntime implements PodStatusView, Disposable {
   /** K2: liveness first, then startup; readiness never kills. */
   private killIfUnhealthy(record: ContainerRecord): void {
     if (record.state !== 'running' || record.killTimer || !record.containerId) return;
-    if (record.workers.liveness !== undefined && this.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
-    else if (record.workers.startup !== undefined && this.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
+    if (record.workers.liveness !== undefined && this.probes.results.liveness.get(record.containerId) === 'Failure') this.kill(record, 'liveness');
+    else if (record.workers.startup !== undefined && this.probes.results.startup.get(record.containerId) === 'Failure') this.kill(record, 'startup');
   }
 
   private kill(record: ContainerRecord, cause: 'liveness' | 'startup' | 'deletion'): void {
@@ -300,7 +284,7 @@ export class PodRuntime implements PodStatusView, Disposable {
     record.reason = reason;
     record.message = undefined;
     this.emitContainer(record);
-    this.pending.queue();
+    this.probes.pending.queue();
   }
 
   /** A container that will never start again (a deleted pod's back-off): terminated where it stands. */
@@ -383,7 +367,7 @@ export class PodRuntime implements PodStatusView, Disposable {
       { pod: this.identity, container: record.model, instance, startedAt: record.startedAt },
       (exitCode) => this.onExit(record, instance, exitCode),
     );
-    this.pending.queue();
+    this.probes.pending.queue();
   }
 
   /** I3: a plain init container failed under restartPolicy Never: the pod has failed, its sidecars go with it. */
@@ -414,19 +398,12 @@ export class PodRuntime implements PodStatusView, Disposable {
         record.ready = isInitContainerReady(record.state === 'terminated', record.exitCode);
       } else {
         record.started = this.isStartedNow(record);
-        record.ready = isReady(record.started, running, record.workers.readiness !== undefined, id ? this.results.readiness.get(id) : undefined);
+        record.ready = isReady(record.started, running, record.workers.readiness !== undefined, id ? this.probes.results.readiness.get(id) : undefined);
         readiness.set(record.name, id === undefined ? undefined : record.ready);
       }
-      if (record.reported?.started !== record.started || record.reported.ready !== record.ready) {
-        record.reported = { started: record.started, ready: record.ready };
-        this.emitEngine({ type: 'status', t: this.t, pod: this.identity.name, container: record.name, started: record.started, ready: record.ready });
-      }
+      this.probes.publishStatus(record);
     }
-    const ready = containersReady(readiness, this.phase === 'Succeeded').status;
-    if (ready !== this.podReady) {
-      this.podReady = ready;
-      this.emitEngine({ type: 'pod', t: this.t, pod: this.identity.name, ready });
-    }
+    this.probes.publishPodReady(readiness, this.phase === 'Succeeded');
   }
 
   /**
