@@ -9,7 +9,7 @@ export const SIGTERM_EXIT_CODE = 143;
 /**
  * K3 (`setTerminationGracePeriod`): the grace a kill is given. A deleted pod's grace wins;
  * otherwise the failing probe's own `terminationGracePeriodSeconds`, else the pod's (what
- * analysis/timing's `killGraceSeconds` shows for a probe); never below 2 s.
+ * rules/timing/formulas' `killGraceSeconds` shows for a probe); never below 2 s.
  */
 export function graceGivenSeconds(podGraceSeconds: number, probeGraceSeconds: number | undefined, deleting: boolean): number {
   return Math.max(MINIMUM_GRACE_SECONDS, deleting ? podGraceSeconds : (probeGraceSeconds ?? podGraceSeconds));

@@ -11,7 +11,7 @@ const probes = (...blocks: string[]) => podWith(blocks.join('\n'));
 const http = (port: string | number = 8080, path = '/healthz') => `httpGet: {path: ${path}, port: ${port}}`;
 
 // ---------------------------------------------------------------------------------------------
-// §C formulas (src/core/analysis/timing.ts), on API-defaulted probes
+// §C formulas (src/core/rules/timing/formulas.ts), on API-defaulted probes
 // ---------------------------------------------------------------------------------------------
 
 const probe = (spec: ProbeSpec) => withProbeDefaults({ tcpSocket: { port: 8080 }, ...spec });
