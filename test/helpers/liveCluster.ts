@@ -98,11 +98,22 @@ export function errorLines(run: Run): string[] {
   return run.stderr.split('\n').filter((line) => line !== '' && !/^probe-lens: context \S+, Kubernetes v/.test(line));
 }
 
-/** After the first probe and the one the kubelet triggers while not Ready, one attempt per period (`periodSeconds: 1`). */
-export function assertOnePerPeriod(attempts: readonly Line[]): void {
-  const times = attempts.map((a) => Number(a['t']));
-  const gaps = times.slice(2).map((t, i) => t - (times[i + 1] as number));
-  assert.ok(gaps.every((gap) => gap > 0.9), `one attempt per period: ${times.map((t) => t.toFixed(3)).join(', ')}`);
+/**
+ * After the first probe and the one the kubelet triggers while not Ready, one attempt per period
+ * (`periodSeconds: 1`), on the worker's fixed-rate ticks (W3): each later attempt starts a whole
+ * number of periods after the second, one period after the one before. An attempt's line is
+ * written when it ends, so its start is its `t` less its `durationMs`; a slow port-forward delays
+ * one attempt's end, not the tick the next one starts on (a gap between two line times can be
+ * shorter than a period without any attempt being early).
+ */
+export function assertOnePerPeriod(attempts: readonly Line[], periodSeconds = 1): void {
+  const starts = attempts.map((a) => Number(a['t']) - Number(a['durationMs'] ?? 0) / 1000);
+  const shown = () => attempts.map((a) => `${Number(a['t']).toFixed(3)} (${Number(a['durationMs'] ?? 0).toFixed(0)} ms)`).join(', ');
+  const first = starts[1] as number;
+  starts.slice(1).forEach((start, k) => {
+    const ticks = (start - first) / periodSeconds;
+    assert.ok(Math.abs(ticks - k) < 0.35, `one attempt per period: attempt ${k + 2} starts ${ticks.toFixed(2)} periods after the second, not ${k}: ${shown()}`);
+  });
 }
 
 export function assertCleanRun(run: Run): void {
