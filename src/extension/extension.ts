@@ -22,6 +22,8 @@ export interface ProbeLensApi {
   readonly breakpointGuard: BreakpointGuard;
   /** What recordings and sessions of each manifest recommend (the code action's and the hover's source). */
   readonly recommendations: MeasuredRecommendations;
+  /** The code lenses' provider: tests watch when it tells VS Code to ask again. */
+  readonly codeLenses: ProbeCodeLenses;
 }
 
 /**
@@ -38,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
   const live = probing.api.sessions;
   const recommendations = new MeasuredRecommendations(live, timeline);
   const breakpointGuard = new BreakpointGuard(live);
+  const codeLenses = ProbeCodeLenses.register(models, live, breakpointGuard);
   // Disposed in this order: sessions stop first, while the models and the log they use still work
   // (a stopping session's timeline panel saves its events then, for a window reload to revive).
   const { sessions, launcher, execConsent } = probing.api;
@@ -50,14 +53,14 @@ export function activate(context: vscode.ExtensionContext): ProbeLensApi {
     registerTimeline({ panels: timeline, treeView: probing.api.treeView }, saved),
     timeline,
     diagnostics,
-    ProbeCodeLenses.register(models, live, breakpointGuard),
+    codeLenses,
     ProbeHovers.register(models, live, recommendations),
     ProbeQuickFixes.register(models),
     RecommendActions.register(models, recommendations),
     models,
     log,
   );
-  return { models, diagnostics, log, probing: probing.api, timeline, breakpointGuard, recommendations };
+  return { models, diagnostics, log, probing: probing.api, timeline, breakpointGuard, recommendations, codeLenses };
 }
 
 export function deactivate(): void {}

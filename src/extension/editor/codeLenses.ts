@@ -53,12 +53,18 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     if (pauses) this.subscriptions.push(pauses.onDidChange(() => this.refreshSoon()));
   }
 
-  static register(models: ManifestModels, live: LiveState, pauses?: PauseCountdowns): vscode.Disposable {
+  /** The provider, registered for YAML; disposing it unregisters it. */
+  static register(models: ManifestModels, live: LiveState, pauses?: PauseCountdowns): ProbeCodeLenses {
     const provider = new ProbeCodeLenses(models, live, pauses);
-    return vscode.Disposable.from(provider, vscode.languages.registerCodeLensProvider({ language: 'yaml' }, provider));
+    provider.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'yaml' }, provider));
+    return provider;
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    // VS Code asked: whatever it was told has been acted on, for this document or another one (a
+    // session of a file not in view changed). Only an ask that found a live session would leave
+    // the refresh waiting for an ask that never comes, and every lens frozen from then on.
+    this.liveLensesTaken();
     // The current version, read now if the debounce has not fired: VS Code asks only once typing
     // has paused, and a provider that made it wait would have it wait longer next time.
     const snapshot = this.models.get(document);
@@ -112,7 +118,6 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
   private containerLenses(uri: vscode.Uri, range: vscode.Range, pod: string, container: ContainerModel, probing: boolean): vscode.CodeLens[] {
     const target = { uri, pod, container: container.name };
     if (probing) {
-      this.liveLensesTaken();
       // The session's published snapshot: the same one the Probes view and the status bar show.
       const snapshot = this.live.snapshot(uri);
       const paused = this.pauses?.forContainer(uri, pod, container.name);

@@ -426,3 +426,23 @@ test('after Stop the last session stays, frozen and marked ended, its timeline o
     probing.sessions.clearEnded();
   }
 }, { timeoutMs: 40_000 });
+
+test('a session of a file not in view keeps the lenses in view live: VS Code asking for another file\'s lenses does not leave the next refresh waiting', async () => {
+  const api = await activateProbeLens();
+  const hidden = await openFixture('probing/sim.yaml');
+  const shown = await openFixture('probing/web.yaml');
+  assert.equal(vscode.window.activeTextEditor?.document, shown, 'probing/web.yaml in view, sim.yaml behind it');
+  const told: number[] = [];
+  const watching = api.codeLenses.onDidChangeCodeLenses(() => told.push(Date.now()));
+  const session = await vscode.commands.executeCommand<ProbingSession | undefined>('probeLens.simulate', { uri: hidden.uri, scenario: fixtureUri('probing/sim.scenario.yaml'), speed: 60 });
+  assert.ok(session);
+  try {
+    if (vscode.window.activeTextEditor?.document !== shown) await vscode.window.showTextDocument(shown, { preview: false });
+    // The hidden file's session changes several times a second: VS Code is told, asks for the
+    // lenses in view (web.yaml's, which have no session), and must be told again next time.
+    await waitFor(() => told.length >= 3, 10_000, () => `VS Code told again and again while the hidden session ran (told ${told.length} times)`);
+  } finally {
+    watching.dispose();
+    session.dispose();
+  }
+});
