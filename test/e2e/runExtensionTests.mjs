@@ -69,6 +69,14 @@ try {
     void page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
   });
   page.on('pageerror', (error) => console.error('[pageerror]', error.message));
+  // A webview closed while it loads a resource leaves VS Code's webview service worker waiting
+  // 30 s for the answer (pre/service-worker.js), and no webview of the window loads meanwhile:
+  // tests that time out waiting for a webview next are its victims, not its cause.
+  page.on('requestfailed', (request) => {
+    if (request.url().includes('.vscode-resource.') && request.failure()?.errorText === 'net::ERR_ABORTED') {
+      console.log(`[harness] a webview was closed while loading ${new URL(request.url()).pathname}: webviews opened in the next 30 s may not load`);
+    }
+  });
   if (verbose) page.on('console', (message) => console.error(`[browser ${message.type()}] ${message.text()}`));
   await enableDevelopmentPayload(page);
   const copied = options['in-place'] ? workspace : server.copyWorkspace(workspace);

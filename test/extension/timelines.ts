@@ -20,6 +20,19 @@ export async function loaded(panel: TimelinePanel, what = 'the panel'): Promise<
   return waitFor(() => panel.isLoaded && panel.sent.find((m) => m.type === 'load'), 15_000, () => `${what} to be loaded (sent: ${panel.sent.map((m) => m.type).join(', ')})`);
 }
 
-export function closeTimelines(panels: TimelinePanels): void {
+/**
+ * Resolves once closing the panel cannot leave its webview with a request in flight: its webview
+ * has said ready (it says so after fetching all it will), or it has none (hidden). A webview closed
+ * mid-request holds VS Code for the web's webview service worker for 30 s, and no webview of the
+ * window loads meanwhile (the next tests' panels would time out). Never rejects: a panel that
+ * does not load is the test's failure to report, not this.
+ */
+export async function settled(panel: TimelinePanel): Promise<void> {
+  await waitFor(() => panel.isDisposed || !panel.webviewPanel.visible || panel.isLoaded, 10_000, 'the panel to load').catch(() => undefined);
+}
+
+/** Closes every panel, each once it has settled. */
+export async function closeTimelines(panels: TimelinePanels): Promise<void> {
+  await Promise.all(panels.all.map(settled));
   for (const panel of panels.all) panel.dispose();
 }

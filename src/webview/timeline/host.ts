@@ -50,8 +50,25 @@ class VsCodeHost implements TimelineHost {
       // Only what the host sends, in this protocol version: anything else is ignored.
       if (isHostMessage(event.data)) receive(event.data);
     });
-    this.post({ type: 'ready', protocol: TIMELINE_PROTOCOL_VERSION });
+    // `ready` once the page has fetched all it ever will, so that a panel closed after it has no
+    // request in flight: in VS Code for the web (code-server), the webview service worker then
+    // waits 30 s for an answer the closed webview never sends, and no webview of the window
+    // loads until it gives up (pre/service-worker.js: resolveTimeout; its next version waits).
+    void fontsLoaded().then(() => this.post({ type: 'ready', protocol: TIMELINE_PROTOCOL_VERSION }));
   }
+}
+
+/** The most `ready` waits for the fonts; without them the page still works, in fallback fonts. */
+const FONT_WAIT_MS = 3_000;
+
+/**
+ * The stylesheets' fonts (the codicons), loaded. A font is fetched only when text first needs
+ * it, after the script has run; `load()` fetches it now.
+ */
+function fontsLoaded(): Promise<unknown> {
+  const loads: Promise<unknown>[] = [];
+  document.fonts.forEach((face) => loads.push(face.load().catch(() => undefined)));
+  return Promise.race([Promise.all(loads), new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS))]);
 }
 
 class PageHost implements TimelineHost {

@@ -16,6 +16,7 @@ import type { TimelinePanel } from '../../../src/extension/timeline/timelinePane
 import { activeCounts } from '../../helpers/activeResources';
 import { sleep, test, waitFor } from '../harness';
 import { probingApi, startHealthServer, withSetting } from '../probing';
+import { settled } from '../timelines';
 import { activateProbeLens, fixtureUri, openFixture, probeLensDiagnostics } from '../workbench';
 
 /** A row's label, description, icon id and context value, from the exported tree provider. */
@@ -403,6 +404,7 @@ test('after Stop the last session stays, frozen and marked ended, its timeline o
     await waitFor(() => panel.content?.source().live === false, 10_000, 'the timeline of the ended session');
     assert.ok(panel.content && 'session' in panel.content && panel.content.session === session);
   } finally {
+    await settled(panel);
     panel.dispose();
   }
 

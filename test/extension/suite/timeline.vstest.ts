@@ -171,7 +171,7 @@ test('timeline: the panel of a simulated session — strict CSP, ready → load,
     assert.equal(panels.forSession(session), undefined);
   } finally {
     session.dispose();
-    closeAll(panels);
+    await closeAll(panels);
   }
 }, { timeoutMs: 90_000 });
 
@@ -198,7 +198,7 @@ test('timeline: a quiet session still moves the panel\'s clock (heartbeat); a hi
     await waitFor(() => eventsSent(panel) === session.events.total, 5_000, () => `the reloaded webview to have every event (${eventsSent(panel)} of ${session.events.total})`);
   } finally {
     session.dispose();
-    closeAll(panels);
+    await closeAll(panels);
   }
 }, { timeoutMs: 60_000 });
 
@@ -210,6 +210,8 @@ test('timeline: export → import is equal; the file panel reveals in the manife
   const to = fixtureUri('timeline/exported.jsonl');
   try {
     const panel = panels.openSession(session);
+    // Loaded before the file's panel opens over it: hidden, it loses its webview (see settled()).
+    await loaded(panel);
     await waitFor(() => session.elapsedSeconds > 300, 10_000, 'five virtual minutes');
     session.dispose();
     const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('probeLens.exportTimeline', { sessionId: session.id, to: to.toString() });
@@ -243,7 +245,7 @@ test('timeline: export → import is equal; the file panel reveals in the manife
     assert.equal(editor?.selection.start.line, document.getText().split('\n').map((l) => l.includes('livenessProbe:')).lastIndexOf(true), 'the worker\'s livenessProbe, not the api\'s');
   } finally {
     session.dispose();
-    closeAll(panels);
+    await closeAll(panels);
     await vscode.workspace.fs.delete(to).then(undefined, () => undefined);
   }
 }, { timeoutMs: 60_000 });
@@ -299,7 +301,7 @@ test('timeline: the serializer revives panels from their webview state — a sav
     revivedFile.dispose();
 
     // A state that names a file Probe Lens did not save, or none: the panel says so. (One at a
-    // time: webviews created in a burst can lose their service worker in headless code-server.)
+    // time, each closed once it has said ready: see settled() in ../timelines.)
     for (const [restoreState, message] of [
       [{ ...state, restore: { kind: 'saved', uri: vscode.Uri.file('/etc/passwd').toString(), title: 'x' } }, 'did not save'],
       [{ protocol: 999 }, 'nothing to show'],
@@ -314,7 +316,7 @@ test('timeline: the serializer revives panels from their webview state — a sav
     }
   } finally {
     session.dispose();
-    closeAll(panels);
+    await closeAll(panels);
   }
 }, { timeoutMs: 60_000 });
 
@@ -375,7 +377,7 @@ test('timeline: a CLI recording opens from file; a large one loads in slices, a 
     assert.equal(refused, undefined);
     assert.equal(panels.all.length, before, 'no panel for a refused file');
   } finally {
-    closeAll(panels);
+    await closeAll(panels);
     rmSync(scratch, { recursive: true, force: true });
   }
 }, { timeoutMs: 90_000 });

@@ -45,7 +45,7 @@ test('timeline insights: the selection\'s why — a recording\'s panel answers e
     assert.equal(panel.received.at(-1), 'unknown');
     assert.equal(panel.sent.filter((m) => m.type === 'explanation').length, 3);
   } finally {
-    closeAll(panels);
+    await closeAll(panels);
     await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
   }
 }, { timeoutMs: 60_000 });
@@ -64,7 +64,7 @@ test('timeline insights: the selection\'s why on a running session\'s panel read
     assert.match(early.sentence ?? '', /^Ready/);
   } finally {
     session.dispose();
-    closeAll(panels);
+    await closeAll(panels);
   }
 }, { timeoutMs: 60_000 });
 
@@ -107,6 +107,6 @@ test('timeline insights: a comparison opens the recording above its replay — b
     // What if… holds the panels and opens its comparison itself: no internal command carries it as `unknown`.
     assert.equal((await vscode.commands.getCommands(true)).includes('probeLens.timeline.showComparison'), false);
   } finally {
-    closeAll(panels);
+    await closeAll(panels);
   }
 }, { timeoutMs: 60_000 });

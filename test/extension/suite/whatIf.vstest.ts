@@ -89,7 +89,7 @@ test('what if: a recording in the timeline, replayed against its manifest\'s uns
     await waitFor(() => !/restarts {8}3 {10}→ 0/.test(vscode.workspace.textDocuments.find((d) => d.uri.toString() === outcome.document.toString())?.getText() ?? ''), 5_000, 'the open table to follow');
   } finally {
     await revert(manifest);
-    closePanels(panels);
+    await closePanels(panels);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   }
 }, { timeoutMs: 90_000 });
@@ -107,7 +107,7 @@ test('what if: a simulated session that ended, from its manifest — the recordi
     for (const c of outcome.report.containers) assert.equal(c.restarts.after, c.restarts.before, `${c.pod}/${c.container} restarts`);
   } finally {
     session.dispose();
-    closePanels(panels);
+    await closePanels(panels);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   }
 }, { timeoutMs: 60_000 });
