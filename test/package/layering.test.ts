@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { circles, type Import, importGraph, roomOf, sources } from './importGraph';
+import { circles, type Import, importGraph, importsOf, roomOf, sources } from './importGraph';
 
+/** What a file imports, as written (one scan of the sources: importGraph.ts's). */
 function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return Array.from(text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g), (m) => m[1] ?? m[2] ?? m[3] ?? '');
+  return importsOf(file).map((i) => i.specifier);
 }
 
 // docs/design.md §1: core never imports vscode, the extension, the CLI, or the DOM.
