@@ -7,6 +7,9 @@
 //
 //   node test/e2e/runExtensionTests.mjs [--ext DIR] [--tests FILE] [--workspace DIR]
 //        [--in-place] [--timeout SECONDS] [--screenshot FILE] [--verbose]
+// --timeout bounds the silence, not the run: every test has its own timeout (at most 60 s), so
+// a suite that prints nothing for that long is stuck, while a whole suite's time only grows
+// with its tests and the machine's load (a busy clean run took 187 s against a total of 180 s).
 // Defaults: the project root, out/test/extension/runner.js, test/e2e/fixtures/workspace.
 // A workspace folder holding a .code-workspace file opens as that (multi-root) workspace.
 // The workspace is copied to a temporary folder first, unless --in-place.
@@ -39,7 +42,7 @@ const { values: options, positionals } = parseArgs({
 const extensionDevelopmentPath = options.ext ?? options.extensionDevelopmentPath ?? PROJECT_ROOT;
 const extensionTestsPath = options.tests ?? options.extensionTestsPath ?? join(PROJECT_ROOT, 'out/test/extension/runner.js');
 const workspace = options.workspace ?? positionals[0] ?? FIXTURE_WORKSPACE;
-const timeoutSeconds = Number(options.timeout ?? process.env.E2E_TIMEOUT ?? 180);
+const timeoutSeconds = Number(options.timeout ?? process.env.E2E_TIMEOUT ?? 120);
 const verbose = Boolean(options.verbose ?? process.env.E2E_VERBOSE);
 
 // The workbench forwards its own chatter through codeAutomationLog along with the extension
@@ -51,6 +54,13 @@ const SERVER_LOG_PROBLEMS = /not compatible|Error loading extension|Cannot activ
 
 const started = Date.now();
 let exitCode = 2;
+let silenceTimer;
+let silenceEnded = () => {};
+/** Restarts the silence bound: the extension host said something. */
+function heardFrom() {
+  clearTimeout(silenceTimer);
+  silenceTimer = setTimeout(() => silenceEnded(), timeoutSeconds * 1000);
+}
 let server;
 let browser;
 try {
@@ -64,7 +74,12 @@ try {
   const testsFinished = new Promise((resolveExit) => {
     void page.exposeFunction('codeAutomationLog', (_type, args) => {
       const line = format(...[].concat(args));
-      if (verbose || !WORKBENCH_NOISE.test(line)) console.log(line);
+      if (WORKBENCH_NOISE.test(line)) {
+        if (verbose) console.log(line);
+        return;
+      }
+      heardFrom();
+      console.log(line);
     });
     void page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
   });
@@ -85,15 +100,15 @@ try {
   const folder = workspaceFile ? join(copied, workspaceFile) : copied;
   await page.goto(workbenchUrl(server.port, { folder, extensionDevelopmentPath, extensionTestsPath }));
 
-  let timer;
   const timedOut = new Promise((resolveExit) => {
-    timer = setTimeout(() => {
-      console.log(`[harness] no result after ${timeoutSeconds} s`);
+    silenceEnded = () => {
+      console.log(`[harness] no output for ${timeoutSeconds} s: the tests are stuck`);
       resolveExit(124);
-    }, timeoutSeconds * 1000);
+    };
+    heardFrom();
   });
   exitCode = await Promise.race([testsFinished, timedOut]);
-  clearTimeout(timer);
+  clearTimeout(silenceTimer);
   if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => {});
   for (const line of server.log().split('\n')) if (SERVER_LOG_PROBLEMS.test(line)) console.log(`[code-server] ${line}`);
   console.log(`[harness] extension tests exited with ${exitCode} (${seconds(started)})`);
