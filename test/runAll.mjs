@@ -1,4 +1,4 @@
-// `npm test` after the build: the node tests, then the extension tests, while the 10-minute
+// `npm test` after the build: the set-up, the node tests, then the extension tests, while the 10-minute
 // cluster soak (test/soak/) runs beside them — it is mostly waiting on a period, and one core of
 // two is idle under node's test runner. The soak runs from a copy of the transpiled tests of its
 // own (out-soak/), since the extension step rebuilds out/. Each suite prints its own closing
@@ -29,6 +29,21 @@ function testFiles(dir) {
     else if (name.endsWith('.test.js')) found.push(path);
   }
   return found.sort();
+}
+
+// What the tests need beyond npm ci, installed by the project's own scripts before any suite
+// starts: code-server and Chromium (the extension tests, and the node tests that open a page in
+// Chromium, which would otherwise skip on a fresh machine), helm and kubectl (the chart and
+// overlay tests). Each is idempotent and costs well under a second once done.
+for (const [command, args] of [
+  ['bash', ['test/e2e/install-code-server.sh']],
+  [process.execPath, ['scripts/install-renderers.mjs']],
+]) {
+  const installed = await run(command, args).done;
+  if (installed.code !== 0) {
+    console.log(`failed: set-up (${[command, ...args].join(' ')})`);
+    process.exit(1);
+  }
 }
 
 const transpiled = await run(process.execPath, ['esbuild.config.mjs', '--tests-only', `--outdir=${SOAK_DIR}`]).done;
