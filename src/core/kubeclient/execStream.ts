@@ -1,5 +1,5 @@
 import type { Disposable } from '../base/disposable';
-import { CappedBuffer } from '../probers/boundedProcess';
+import { CappedBuffer } from '../base/boundedProcess';
 import { clip } from '../text/sentence';
 import { type ApiFailure, type ApiStatus, parseStatus } from './apiStatus';
 import { EXEC_CHANNEL, readChannelFrame } from './channels';

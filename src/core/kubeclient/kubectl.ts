@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { runBounded, spawnInGroup } from '../probers/boundedProcess';
+import { runBounded, spawnInGroup } from '../base/boundedProcess';
 import { sentenceEnd } from '../text/sentence';
 import type { KubectlError } from './kubectlErrors';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock';
 import type { Disposable } from '../base/disposable';
-import { killGroup } from '../probers/boundedProcess';
+import { killGroup } from '../base/boundedProcess';
 import { type KubectlConfig, kubectlNotStarted, MAX_LOGGED_STDERR, spawnKubectl } from './kubectl';
 import { classifyKubectlError, type KubectlError, lastMeaningfulLine } from './kubectlErrors';
 import { PROXY_DIR_PREFIX, reapOrphanedProxies, writeOwnership } from './orphanProxies';

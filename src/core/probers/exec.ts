@@ -1,4 +1,4 @@
-import { type BoundedRunResult, runBounded } from './boundedProcess';
+import { type BoundedRunResult, runBounded } from '../base/boundedProcess';
 import { MAX_OUTPUT_BYTES, type AttemptOptions, type ProbeOutcome, proberError, timeoutMessage } from './types';
 
 export { timeoutMessage } from './types';

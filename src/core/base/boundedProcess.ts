@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
- * A child process that cannot outlive its bounds: the exec prober's attempts (E1–E4) and kubectl's
- * runs share it. The child leads its own process group, which gets SIGKILL when the run ends for
+ * A child process that cannot outlive its bounds: the exec prober's attempts (E1–E4), kubectl's
+ * runs and helm's renders share it. The child leads its own process group, which gets SIGKILL when the run ends for
  * any reason (a SIGTERM could be ignored), so nothing it started outlives it.
  */
 
