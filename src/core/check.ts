@@ -11,6 +11,13 @@ export interface CheckOptions {
   readonly limits?: ManifestLimits;
 }
 
+/** One file to check, and (for a Helm template) what would have it rendered (Y03 says it). */
+export interface CheckedText {
+  readonly file: string;
+  readonly text: string;
+  readonly renderingHint?: string;
+}
+
 /** Parses and checks one file's text: what `probe-lens check` and the editor's diagnostics show. */
 export function checkText(text: string, options: CheckOptions): Finding[] {
   return checkTexts([{ file: options.file, text }], options)[0] ?? [];
@@ -21,7 +28,7 @@ export function checkText(text: string, options: CheckOptions): Finding[] {
  * together: each file's findings, where the rules looking across documents (a Service that
  * selects a Job's pods, L17) see the documents of every file.
  */
-export function checkTexts(files: readonly { readonly file: string; readonly text: string }[], options: Omit<CheckOptions, 'file'>): Finding[][] {
+export function checkTexts(files: readonly CheckedText[], options: Omit<CheckOptions, 'file'>): Finding[][] {
   const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
   const manifests = files.map(({ text }) => parseManifest(text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) }));
   const services = manifests.map((manifest) => servicesOf(manifest.documents));
@@ -32,6 +39,7 @@ export function checkTexts(files: readonly { readonly file: string; readonly tex
       context: {
         minorVersion,
         ...(options.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: options.expectedStartupSeconds } : {}),
+        ...((files[i] as CheckedText).renderingHint ? { renderingHint: (files[i] as CheckedText).renderingHint } : {}),
         // The other files' Services; checkManifest adds the file's own.
         services: services.flatMap((own, j) => (j === i ? [] : own)),
       },

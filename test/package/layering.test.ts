@@ -71,13 +71,14 @@ test('the layering scan itself sees imports (it would catch a stray one)', () =>
 
 const FLOORS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   'src/core': [
-    ['base'], // Clock, Disposable, seeded random
+    ['base'], // Clock, Disposable, seeded random, child processes that cannot outlive their bounds
     ['text'], // ranges, edits, lines, Markdown/HTML escaping, durations in words
     ['manifest'], // reading YAML into models; where a field is written; ports, handler titles
     ['k8s'], // Kubernetes semantics without I/O: $(VAR) expansion, hosts, validation helpers
     ['probers'], // HTTP, TCP, gRPC, exec: one attempt each
     ['rules'], // the checks, their docs and the timing formulas
     ['fixes'], // quick fixes that need more than a rule's own edit
+    ['render'], // charts and overlays rendered by the real helm and kubectl; findings placed back in their sources
     ['engine'], // the kubelet: workers, results, pod runtimes, the manager
     ['scenario'], // how a simulated app behaves
     ['targets'], // where attempts go: local, simulated (and the simulation)

@@ -44,6 +44,30 @@ export interface Finding {
   readonly container?: string;
   /** Its corrections, the preferred one first. */
   readonly fixes?: readonly Fix[];
+  /**
+   * For a finding on a rendered chart or overlay: where it is in the rendered output. `file` and
+   * `range` then name the place the user fixes (a values key, a template line).
+   */
+  readonly rendered?: RenderedLocation;
+}
+
+/** Where a finding sits in a renderer's output, and how its source place was found. */
+export interface RenderedLocation {
+  /** 0-based index among the rendered non-empty documents. */
+  readonly doc: number;
+  /** The template helm names (`web/templates/deployment.yaml`); absent for kustomize. */
+  readonly source?: string;
+  /** The field path in the rendered document, as `path` names it. */
+  readonly path: string;
+  readonly range: Range;
+  /**
+   * How `file`/`range` was found: proven by a sentinel render to be the values key or the
+   * template text that writes the field (`values`, `template`), or, when no place could be
+   * proven, the workload's line in its template (`workload`, and the message quotes the render).
+   */
+  readonly placed: 'values' | 'template' | 'workload';
+  /** The values key that sets the field, in helm's `--set` spelling, when `placed` is `values`. */
+  readonly valuesKey?: string;
 }
 
 export interface RuleContext {
@@ -57,6 +81,11 @@ export interface RuleContext {
    * across documents (`acrossDocuments`) see them.
    */
   readonly services?: readonly ServiceModel[];
+  /**
+   * What turns rendering on for a Helm template found here (Y03): `check its chart (probe-lens
+   * check CHART_DIR)`, `install helm or pass --helm PATH`. Without it Y03 says to render it first.
+   */
+  readonly renderingHint?: string;
 }
 
 interface RuleMeta {

@@ -41,14 +41,14 @@ export const Y03: DocumentRule = {
   severity: 'info',
   title: 'A templated document (Helm {{ }}, Jinja {% %}, envsubst ${ }) is not checked: render it first.',
   reference: 'design.md §2 Manifest',
-  check(document) {
+  check(document, context) {
     const templated = document.source.templated;
     if (!templated) return [];
     const start = document.source.range.start;
     const expression = templated.expression.length > 60 ? `${templated.expression.slice(0, 57)}…` : templated.expression;
     const how: Record<typeof templated.syntax, string> = {
       '{{ }}': templated.helm
-        ? `a Helm template (${expression}), not the manifest itself: render it first (helm template …) and check the output`
+        ? `a Helm template (${expression}), not the manifest itself: ${context.renderingHint ?? 'render it first (helm template …) and check the output'}`
         : `a template (${expression}), not the manifest itself: fill it in first and check the output`,
       '{% %}': `a Jinja template (${expression}), not the manifest itself: render it first and check the output`,
       '${ }': `a template: ${expression} stands where a number belongs; substitute the variables first (envsubst < file) and check the output`,

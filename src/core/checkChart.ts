@@ -1,0 +1,105 @@
+import { join, relative } from 'node:path';
+import { type CheckOptions, checkTexts } from './check';
+import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome } from './render/failure';
+import { copyChart, writeValuesFile } from './render/helm/chartCopy';
+import { chartOfTemplate, chartTree, chartValues, diskText, type ReadText, subchartPrefixes } from './render/helm/chartValues';
+import type { ChartRequest, Helm } from './render/helm/helm';
+import type { TemplateText } from './render/placement/candidates';
+import { placeFindings } from './render/placement/place';
+import type { ProofChanges } from './render/placement/proof';
+import { renderedDocuments } from './render/renderedDocuments';
+import type { Finding } from './rules/types';
+
+/** How to render a chart, beyond the chart itself: what `helm template` is given. */
+export interface ChartOptions extends Omit<CheckOptions, 'file'> {
+  readonly helm: Helm;
+  readonly release?: string;
+  readonly namespace?: string;
+  /** `-f` files (absolute), later wins. */
+  readonly valuesFiles?: readonly string[];
+  readonly set?: readonly string[];
+  readonly setString?: readonly string[];
+  readonly apiVersions?: readonly string[];
+  readonly bounds?: RenderBounds;
+  /** Unsaved texts by absolute path: rendered from a copy of the chart holding them. */
+  readonly unsaved?: ReadonlyMap<string, string>;
+  readonly signal?: AbortSignal;
+}
+
+export interface CheckedChart {
+  /** Each finding placed where it is fixed; `rendered` says where it is in the output. */
+  readonly findings: readonly Finding[];
+  /** The rendered output, as checked. */
+  readonly rendered: string;
+}
+
+/** The release name a chart is rendered with when none is given (helm's own examples use it). */
+export const DEFAULT_RELEASE = 'release-name';
+
+/**
+ * Renders a chart with helm and checks the output as one set of manifests (a Service and the
+ * Deployment it selects, together), then places every finding where the user fixes it.
+ */
+export async function checkChart(root: string, options: ChartOptions): Promise<RenderOutcome<CheckedChart>> {
+  const read: ReadText = (file) => options.unsaved?.get(file) ?? diskText(file);
+  const minorVersion = options.minorVersion ?? 33;
+  const request = (chartRoot: string, extraValues: readonly string[] = []): ChartRequest => ({
+    root: chartRoot,
+    release: options.release ?? DEFAULT_RELEASE,
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+    valuesFiles: [...(options.valuesFiles ?? []), ...extraValues],
+    set: options.set ?? [],
+    setString: options.setString ?? [],
+    apiVersions: options.apiVersions ?? [],
+    minorVersion,
+  });
+  const bounds = options.bounds ?? DEFAULT_RENDER_BOUNDS;
+  const renderWith = async (replaced: ReadonlyMap<string, string>, extraValues?: Record<string, unknown>): Promise<RenderOutcome<string>> => {
+    const unsaved = new Map([...(options.unsaved ?? new Map<string, string>()), ...replaced]);
+    let copy: ReturnType<typeof copyChart> | undefined;
+    let values: ReturnType<typeof writeValuesFile> | undefined;
+    try {
+      copy = unsaved.size > 0 ? copyChart(root, unsaved) : undefined;
+      values = extraValues ? writeValuesFile(extraValues) : undefined;
+      const valuesFiles = (options.valuesFiles ?? []).map((f) => (copy && !relative(root, f).startsWith('..') ? join(copy.root, relative(root, f)) : f));
+      const outcome = await options.helm.template({ ...request(copy?.root ?? root), valuesFiles: [...valuesFiles, ...(values ? [values.file] : [])] }, bounds, options.signal);
+      return outcome.ok || !copy ? outcome : { ok: false, failure: inOriginal(outcome.failure, copy.root, root) };
+    } catch (error) {
+      return { ok: false, failure: { kind: 'unreadable', message: `the chart could not be copied to render it: ${error instanceof Error ? error.message : String(error)}`, file: root } };
+    } finally {
+      copy?.dispose();
+      values?.dispose();
+    }
+  };
+
+  const rendered = await renderWith(new Map());
+  if (!rendered.ok) return rendered;
+  const renderedName = `${root} (rendered)`;
+  const [findings = []] = checkTexts([{ file: renderedName, text: rendered.value }], options);
+  const tree = chartTree(root);
+  const values = chartValues(tree, options.valuesFiles ?? [], read);
+  const documents = renderedDocuments(rendered.value);
+  const placed = await placeFindings({
+    findings,
+    renderedText: rendered.value,
+    documents,
+    values,
+    scopeOf: (doc) => {
+      const found = doc.source ? chartOfTemplate(tree, doc.source) : undefined;
+      if (!found || !doc.source) return undefined;
+      const file = join(found.node.chart.root, found.relative);
+      const text = read(file);
+      const template: TemplateText | undefined = text === undefined ? undefined : { helmPath: doc.source, file, text };
+      return { prefix: found.node.prefix, excluded: subchartPrefixes(found.node), ...(template ? { template } : {}) };
+    },
+    render: (changes: ProofChanges) => renderWith(changes.templates, changes.values),
+  });
+  return { ok: true, value: { findings: placed, rendered: rendered.value } };
+}
+
+/** A failure helm placed in the copy is placed in the user's chart. */
+function inOriginal(failure: RenderFailure, copyRoot: string, root: string): RenderFailure {
+  if (!failure.file) return failure;
+  const inside = relative(copyRoot, failure.file);
+  return inside.startsWith('..') ? failure : { ...failure, file: join(root, inside) };
+}
