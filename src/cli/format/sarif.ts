@@ -56,7 +56,20 @@ export function formatSarif(findings: readonly Finding[], version: string, cwd: 
               ...(finding.path ? { logicalLocations: [{ fullyQualifiedName: finding.path, kind: 'member' }] } : {}),
             },
           ],
-          properties: { doc: finding.doc, ...(finding.kind ? { kind: finding.kind } : {}) },
+          // A finding on a rendered chart or overlay is placed where it is fixed; where it sits in
+          // the rendered output is the related location (the output is no file, so it is named).
+          ...(finding.rendered
+            ? {
+                relatedLocations: [
+                  {
+                    id: 0,
+                    message: { text: `rendered: document ${finding.rendered.doc + 1}${finding.rendered.source ? ` (# Source: ${finding.rendered.source})` : ''}, line ${finding.rendered.range.start.line + 1} of the output, ${finding.rendered.path}` },
+                    logicalLocations: [{ fullyQualifiedName: finding.rendered.path, kind: 'member' }],
+                  },
+                ],
+              }
+            : {}),
+          properties: { doc: finding.doc, ...(finding.kind ? { kind: finding.kind } : {}), ...(finding.rendered ? { placed: finding.rendered.placed, ...(finding.rendered.valuesKey ? { valuesKey: finding.rendered.valuesKey } : {}) } : {}) },
         })),
       },
     ],
