@@ -120,7 +120,7 @@ export class Helm {
  * answers `Client: v2.17.0+ga690bad` (and then fails to reach Tiller).
  */
 export function parseHelmVersion(output: string): HelmVersion | undefined {
-  const match = /(?:^|\s|Client: )(v(\d+)\.\d+\.\d+)/.exec(output);
+  const match = /^(?:Client: )?(v(\d+)\.\d+\.\d+)/m.exec(output.trim());
   if (!match) return undefined;
   return { major: Number(match[2]), text: match[1] as string };
 }

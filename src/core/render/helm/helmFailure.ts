@@ -1,4 +1,6 @@
-import { join, relative, resolve } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import type { RenderFailure } from '../failure';
 import { type ChartFile, chartPathToFile } from './chartFile';
 
@@ -12,6 +14,8 @@ import { type ChartFile, chartPathToFile } from './chartFile';
  *   Error: An error occurred while checking for chart dependencies. You may need to run `helm dependency build` … missing in charts/ directory: redis
  *   Error: failed to parse values-prod.yaml: … yaml: line 3: …
  *   Error: values don't meet the specifications of the schema(s) in the following chart(s): …
+ *   Error: cannot load values.yaml: … yaml: line 162: did not find expected node content
+ *   Error: open /c/web/templates/loop/loop/…/loop: too many levels of symbolic links
  */
 export function helmFailure(stderr: string, chart: ChartFile, cwd: string): RenderFailure {
   const text = stderr.replace(/\r/g, '');
@@ -48,6 +52,18 @@ export function helmFailure(stderr: string, chart: ChartFile, cwd: string): Rend
     const line = /line (\d+)/.exec(values[2] as string)?.[1];
     return { kind: 'render-error', message: `helm template failed: a values file does not read as YAML: ${values[2]}`, file: resolve(cwd, values[1] as string), line: line ? Number(line) - 1 : 0 };
   }
+  const chartValues = /^cannot load values\.yaml: (?:cannot unmarshal yaml document: )?(?:error converting YAML to JSON: )?(.*)$/.exec(errorLine);
+  if (chartValues) return brokenChartValues(chart.root, chartValues[1] as string);
+  const loop = /^(?:open|lstat|stat|readdir) (.+): too many levels of symbolic links$/.exec(errorLine);
+  if (loop) {
+    const link = loopingLink(chart.root, loop[1] as string);
+    return {
+      kind: 'unreadable',
+      message: `the chart holds a symbolic link loop${link ? ` (${relative(chart.root, link)} points back at a folder that holds it)` : ''}: helm cannot read its files`,
+      file: link ?? join(chart.root, 'Chart.yaml'),
+      line: 0,
+    };
+  }
   if (/values don't meet the specifications/.test(errorLine)) {
     const detail = text.split('\n').filter((l) => /^- /.test(l)).map((l) => l.slice(2)).join('; ');
     return { kind: 'render-error', message: `helm template failed: the values do not meet the chart's values.schema.json${detail ? `: ${detail}` : ''}`, file: join(chart.root, 'values.yaml'), line: 0 };
@@ -57,4 +73,68 @@ export function helmFailure(stderr: string, chart: ChartFile, cwd: string): Rend
 
 function lastLine(text: string): string {
   return text.trim().split('\n').filter((l) => !/^Use --debug/.test(l)).pop() ?? '';
+}
+
+/**
+ * helm says "cannot load values.yaml" without naming the chart: the chart's own or a subchart's.
+ * The first values.yaml that does not read, chart first, is the one; its line is helm's when it is
+ * the chart's own (helm counts as the YAML reader does), else the reader's.
+ */
+function brokenChartValues(root: string, helmWords: string): RenderFailure {
+  const helmLine = /line (\d+)/.exec(helmWords)?.[1];
+  for (const file of valuesFilesOf(root, 0)) {
+    const problem = firstYamlProblem(file);
+    if (problem === undefined) continue;
+    const line = file === join(root, 'values.yaml') && helmLine ? Number(helmLine) - 1 : problem;
+    return { kind: 'render-error', message: `helm template failed: the chart's values.yaml does not read as YAML: ${helmWords}`, file, line };
+  }
+  return { kind: 'render-error', message: `helm template failed: a chart's values.yaml does not read as YAML: ${helmWords}`, file: join(root, 'values.yaml'), line: helmLine ? Number(helmLine) - 1 : 0 };
+}
+
+function* valuesFilesOf(root: string, depth: number): Generator<string> {
+  yield join(root, 'values.yaml');
+  if (depth > 6) return;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(join(root, 'charts'));
+  } catch {
+    return;
+  }
+  for (const entry of entries.sort()) yield* valuesFilesOf(join(root, 'charts', entry), depth + 1);
+}
+
+/** The 0-based line of a file's first YAML error, or undefined when it reads (or is absent). */
+function firstYamlProblem(file: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = new LineCounter();
+  const error = parseAllDocuments(text, { lineCounter: lines, version: '1.1' })
+    .flatMap((doc) => ('errors' in doc ? doc.errors : []))
+    .at(0);
+  return error ? (error.linePos?.[0].line ?? 1) - 1 : undefined;
+}
+
+/**
+ * The link in `path` (helm's ever-longer path through the loop) that leads back to a folder
+ * holding it: the first symbolic link whose target is the folder it sits in or one above.
+ */
+function loopingLink(root: string, path: string): string | undefined {
+  const inside = relative(root, path).split(sep);
+  let at = root;
+  for (const part of inside) {
+    at = join(at, part);
+    try {
+      if (!lstatSync(at).isSymbolicLink()) continue;
+      const target = realpathSync(at);
+      const folder = realpathSync(dirname(at));
+      if (folder === target || folder.startsWith(`${target}${sep}`)) return at;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }

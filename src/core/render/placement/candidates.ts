@@ -17,13 +17,15 @@ import { LineCounter } from 'yaml';
 export type Candidate =
   | { readonly id: number; readonly kind: 'values-leaf'; readonly path: KeyPath; readonly sentinel: Traceable }
   | { readonly id: number; readonly kind: 'values-map'; readonly path: KeyPath; readonly sentinelKey: string; readonly sentinel: number }
-  | { readonly id: number; readonly kind: 'template-value'; readonly template: TemplateText; readonly line: number; readonly range: Range; readonly sentinel: Traceable }
-  | { readonly id: number; readonly kind: 'template-key'; readonly template: TemplateText; readonly line: number; readonly range: Range; readonly key: string; readonly sentinelKey: string };
+  | { readonly id: number; readonly kind: 'template-value'; readonly template: SourceText; readonly line: number; readonly range: Range; readonly sentinel: Traceable }
+  | { readonly id: number; readonly kind: 'template-key'; readonly template: SourceText; readonly line: number; readonly range: Range; readonly key: string; readonly sentinelKey: string };
 
-/** A template of the chart: helm's name for it and its text (the editor's unsaved text when open). */
-export interface TemplateText {
-  /** `web/templates/deployment.yaml`. */
-  readonly helmPath: string;
+/**
+ * A file that writes a rendered document as literal text, with its text (the editor's unsaved
+ * text when open): a chart's template, an overlay's resource, or a patch an overlay applies to it.
+ */
+export interface SourceText {
+  readonly role: 'template' | 'resource' | 'patch';
   /** The file as the user names it (absolute). */
   readonly file: string;
   readonly text: string;
@@ -64,7 +66,10 @@ export interface CandidateScope {
   readonly prefix: KeyPath;
   /** Values paths that belong to a subchart: not this document's. */
   readonly excluded: readonly KeyPath[];
-  readonly template?: TemplateText;
+  /** The file the document is written in: a template, an overlay's resource. */
+  readonly template?: SourceText;
+  /** Patches that may rewrite it after (an overlay's), in the order applied: a later one wins. */
+  readonly patches?: readonly SourceText[];
 }
 
 export function candidatesFor(target: PlacementTarget, scope: CandidateScope, ids: CandidateIds): Candidate[] {
@@ -137,38 +142,42 @@ function holdsOnlyWhatRendered(written: WrittenKey, rendered: Node | undefined):
 
 const LITERAL_LINE = /^(\s*(?:-\s+)*)(["']?)([A-Za-z_][\w.-]*)\2(\s*:[ \t]+)(.*?)\s*(?:\s#.*)?$/;
 
-/** Template lines writing the field literally: `periodSeconds: 10`, never a line with `{{`. */
+/** Lines writing the field literally (`periodSeconds: 10`), never a line with `{{`, in the document's file and its patches. */
 function templateValues(target: Extract<PlacementTarget, { kind: 'value' }>, scope: CandidateScope, ids: CandidateIds): Candidate[] {
-  const template = scope.template;
-  if (!template) return [];
   const found: Candidate[] = [];
-  template.text.split('\n').forEach((raw, line) => {
-    const text = raw.replace(/\r$/, '');
-    if (text.includes('{{')) return;
-    const match = LITERAL_LINE.exec(text);
-    if (!match || match[3] !== target.key) return;
-    const literal = match[5] as string;
-    if (literalValue(literal) !== target.value) return;
-    const start = (match[1] as string).length + (match[2] as string).length * 2 + (match[3] as string).length + (match[4] as string).length;
-    const id = ids.take(`value:${template.file}:${line}`);
-    found.push({ id, kind: 'template-value', template, line, range: { start: { line, character: start }, end: { line, character: start + literal.length } }, sentinel: sentinelFor(target.value, id) });
-  });
+  for (const source of sourcesOf(scope)) {
+    source.text.split('\n').forEach((raw, line) => {
+      const text = raw.replace(/\r$/, '');
+      if (text.includes('{{')) return;
+      const match = LITERAL_LINE.exec(text);
+      if (!match || match[3] !== target.key) return;
+      const literal = match[5] as string;
+      if (literalValue(literal) !== target.value) return;
+      const start = (match[1] as string).length + (match[2] as string).length * 2 + (match[3] as string).length + (match[4] as string).length;
+      const id = ids.take(`value:${source.file}:${line}`);
+      found.push({ id, kind: 'template-value', template: source, line, range: { start: { line, character: start }, end: { line, character: start + literal.length } }, sentinel: sentinelFor(target.value, id) });
+    });
+  }
   return found;
 }
 
-/** Template lines writing `key:` (the probe's, or a container's `- name:`), for a rename. */
+/** Lines writing `key:` (the probe's, or a container's `- name:`), for a rename. */
 function templateKeys(key: string, scope: CandidateScope, ids: CandidateIds, lead: RegExp = /^\s*(?:-\s+)?/): Candidate[] {
-  const template = scope.template;
-  if (!template) return [];
   const found: Candidate[] = [];
-  template.text.split('\n').forEach((text, line) => {
-    const match = new RegExp(`${lead.source}${key}(?=\\s*:)`).exec(text);
-    if (!match || /\{\{/.test(text.slice(0, match.index + match[0].length))) return;
-    const start = match[0].length - key.length;
-    const id = ids.take(`key:${template.file}:${line}`);
-    found.push({ id, kind: 'template-key', template, line, range: { start: { line, character: start }, end: { line, character: start + key.length } }, key, sentinelKey: `${key}PlProof${id}` });
-  });
+  for (const source of sourcesOf(scope)) {
+    source.text.split('\n').forEach((text, line) => {
+      const match = new RegExp(`${lead.source}${key}(?=\\s*:)`).exec(text);
+      if (!match || /\{\{/.test(text.slice(0, match.index + match[0].length))) return;
+      const start = match[0].length - key.length;
+      const id = ids.take(`key:${source.file}:${line}`);
+      found.push({ id, kind: 'template-key', template: source, line, range: { start: { line, character: start }, end: { line, character: start + key.length } }, key, sentinelKey: `${key}PlProof${id}` });
+    });
+  }
   return found;
+}
+
+function sourcesOf(scope: CandidateScope): SourceText[] {
+  return [...(scope.template ? [scope.template] : []), ...(scope.patches ?? [])];
 }
 
 /** `10`, `"10"`, `/healthz`, `'http'` → what YAML reads (numbers stay numbers unless quoted). */

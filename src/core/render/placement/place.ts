@@ -1,7 +1,7 @@
 import type { Fix, Finding, RenderedLocation } from '../../rules/types';
 import type { Range } from '../../text/range';
 import type { RenderedDocument } from '../renderedDocuments';
-import { type Candidate, CandidateIds, candidatesFor, type CandidateScope, type TemplateText } from './candidates';
+import { type Candidate, CandidateIds, candidatesFor, type CandidateScope, type SourceText } from './candidates';
 import { type ProofRender, prove } from './proof';
 import { type PlacementTarget, targetOf } from './target';
 import type { ValuesLayers } from './valuesLayers';
@@ -22,6 +22,8 @@ export interface PlacementInput {
   /** What a document's chart reads, and its template; undefined when the document has no template to place on. */
   scopeOf(doc: RenderedDocument): Omit<CandidateScope, 'values'> | undefined;
   readonly render: ProofRender;
+  /** What the user edits, in the fallback's sentence: "the chart", "the overlay". */
+  readonly sourceNoun: 'chart' | 'overlay';
 }
 
 export async function placeFindings(input: PlacementInput): Promise<Finding[]> {
@@ -41,7 +43,7 @@ export async function placeFindings(input: PlacementInput): Promise<Finding[]> {
   return asked.map(({ finding, doc, scope, target }) => {
     if (!doc || !scope?.template || !target) return finding;
     const winner = proven.get(target);
-    return winner ? provenPlace(finding, doc, target, winner, input.values) : workloadPlace(finding, doc, scope.template, input.renderedText);
+    return winner ? provenPlace(finding, doc, target, winner, input.values) : workloadPlace(finding, doc, scope.template, input.renderedText, input.sourceNoun);
   });
 }
 
@@ -57,15 +59,23 @@ function provenPlace(finding: Finding, doc: RenderedDocument, target: PlacementT
       if (!written) return finding;
       const range = winner.kind === 'values-map' ? (written.keyRange ?? written.valueRange) : written.valueRange;
       const valuesKey = keyPathText(winner.path);
-      return { ...finding, file: written.layer.file, range, rendered: rendered(finding, doc, 'values', valuesKey), ...movedFixes(finding, doc, target, winner.kind === 'values-leaf' ? range : undefined) };
+      return {
+        ...finding,
+        file: written.layer.file,
+        doc: documentIndexAt(written.layer.text, range.start.line),
+        range,
+        rendered: rendered(finding, doc, 'values', valuesKey),
+        ...movedFixes(finding, doc, target, winner.kind === 'values-leaf' ? range : undefined),
+      };
     }
     case 'template-value':
     case 'template-key':
       return {
         ...finding,
         file: winner.template.file,
+        doc: documentIndexAt(winner.template.text, winner.range.start.line),
         range: winner.range,
-        rendered: rendered(finding, doc, 'template'),
+        rendered: rendered(finding, doc, winner.template.role),
         ...movedFixes(finding, doc, target, winner.kind === 'template-value' ? winner.range : undefined),
       };
   }
@@ -89,16 +99,17 @@ function movedFixes(finding: Finding, doc: RenderedDocument, target: PlacementTa
   return moved.length > 0 ? { fixes: moved } : {};
 }
 
-/** No place proven: the workload's `kind:` line in its template, and what was rendered, quoted. */
-function workloadPlace(finding: Finding, doc: RenderedDocument, template: TemplateText, renderedText: string): Finding {
+/** No place proven: the workload's `kind:` line in its file, and what was rendered, quoted. */
+function workloadPlace(finding: Finding, doc: RenderedDocument, template: SourceText, renderedText: string, sourceNoun: PlacementInput['sourceNoun']): Finding {
   const line = kindLine(template.text, doc);
   const snippet = (renderedText.split('\n')[finding.range.start.line] ?? '').trim();
   const { fixes: _dropped, ...rest } = finding;
   return {
     ...rest,
     file: template.file,
+    doc: documentIndexAt(template.text, line),
     range: { start: { line, character: 0 }, end: { line, character: (template.text.split('\n')[line] ?? '').replace(/\r$/, '').length } },
-    message: `${finding.message} (rendered as \`${snippet}\` at ${finding.path}; the place in the chart that writes it could not be proven)`,
+    message: `${finding.message} (rendered as \`${snippet}\` at ${finding.path}; the place in the ${sourceNoun} that writes it could not be proven)`,
     rendered: rendered(finding, doc, 'workload'),
   };
 }
@@ -111,6 +122,27 @@ function kindLine(text: string, doc: RenderedDocument): number {
     if (doc.kind && new RegExp(`^kind:\\s*["']?${doc.kind}["']?\\s*(?:#.*)?$`).test(line.replace(/\r$/, ''))) matches.push(i);
   });
   return matches[doc.ordinal] ?? matches[0] ?? 0;
+}
+
+/**
+ * Which of the file's non-empty documents holds `line` (a finding's `doc` names the document in
+ * its own file): documents split at `---` lines, those with only comments and blanks not counted.
+ */
+export function documentIndexAt(text: string, line: number): number {
+  let index = 0;
+  let current = false;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length && i <= line; i++) {
+    const raw = (lines[i] as string).replace(/\r$/, '');
+    if (/^---(?:\s|$)/.test(raw)) {
+      if (i === line) break;
+      if (current) index += 1;
+      current = raw.slice(3).trim() !== '' && !raw.slice(3).trim().startsWith('#');
+      continue;
+    }
+    if (raw.trim() !== '' && !raw.trim().startsWith('#')) current = true;
+  }
+  return index;
 }
 
 function sameRange(a: Range, b: Range): boolean {

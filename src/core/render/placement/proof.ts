@@ -11,8 +11,8 @@ import { type KeyPath, nodeAt, traceable } from './yamlTree';
  * sentinel, and see which rendered field took which. A field that now holds candidate 7's
  * sentinel was written by candidate 7 — not by belief in how the template reads, but because
  * changing that place changed that field. All candidates of a chart share one render; when the
- * changed chart does not render (a schema refusing a sentinel, a `fail` it trips), the
- * candidates are halved and tried again, within a budget of renders.
+ * changed chart does not render (a schema refusing a sentinel, a `fail` it trips, a patch that
+ * no longer applies), the candidates are halved and tried again, within a budget of renders.
  */
 
 /** What a proof render changes: values to merge last (`-f`), and template lines to rewrite. */
@@ -25,13 +25,18 @@ export interface ProofChanges {
 
 export type ProofRender = (changes: ProofChanges) => Promise<RenderOutcome<string>>;
 
-/** Renders beyond the first the halving may spend. */
-const RETRY_RENDERS = 4;
+/**
+ * Renders the halving may spend: enough to isolate one target whose changes break the render
+ * (a JSON patch naming a key a rename moved) among n, about 2·log2(n), and a few more.
+ */
+function renderBudget(targets: number): number {
+  return 3 + 2 * Math.ceil(Math.log2(targets + 1));
+}
 
 /** Candidate id → proven, for the targets given; unproven candidates are absent. */
 export async function prove(targets: readonly { target: PlacementTarget; candidates: readonly Candidate[] }[], values: ValuesLayers, render: ProofRender): Promise<Map<PlacementTarget, Candidate>> {
   const proven = new Map<PlacementTarget, Candidate>();
-  let budget = RETRY_RENDERS + 1;
+  let budget = renderBudget(targets.length);
   const attempt = async (group: readonly { target: PlacementTarget; candidates: readonly Candidate[] }[]): Promise<void> => {
     const candidates = group.flatMap((g) => g.candidates);
     if (candidates.length === 0 || budget <= 0) return;
