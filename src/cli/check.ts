@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { type Dirent, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CheckedText, type CheckOptions, checkTexts } from '../core/check';
 import { checkChart } from '../core/checkChart';
+import { checkOverlay } from '../core/checkOverlay';
 import type { RenderFailure } from '../core/render/failure';
 import { absoluteValuesFiles, Helm } from '../core/render/helm/helm';
+import { Kustomize } from '../core/render/kustomize/kustomize';
+import { readOverlayGraph } from '../core/render/kustomize/overlayGraph';
 import { normaliseRuleIds } from '../core/rules/registry';
 import type { Finding } from '../core/rules/types';
 import { type NamedSource, sortInputs } from './checkInputs';
@@ -39,6 +42,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
       release: { type: 'string' },
       namespace: { type: 'string', short: 'n' },
       helm: { type: 'string' },
+      kustomize: { type: 'string' },
     },
   });
   const format = values.format as Format;
@@ -62,13 +66,14 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
   if (inputs.sources.length === 0 && (chartFlags.valuesFiles.length > 0 || chartFlags.set.length > 0 || chartFlags.setString.length > 0))
     throw new UsageError('--values, --set and --set-string are for charts: name a chart (a folder with Chart.yaml, or a file in it)');
   const helm = new Helm({ path: values.helm ?? 'helm', namedBy: 'pass --helm PATH' });
+  const kustomize = new Kustomize({ path: values.kustomize ?? 'kubectl', namedBy: 'pass --kustomize PATH' });
 
   for (const failure of inputs.failures) io.stderr(`probe-lens: ${failureText(failure, io.cwd)}\n`);
-  const rendered = await checkSources(inputs.sources, { ...options, ...chartFlags, helm }, io);
+  const rendered = await checkSources(withoutIncludedBases(inputs.sources), { ...options, ...chartFlags, helm, kustomize }, io);
   const helmHint = `Probe Lens renders its chart and checks the output once it can run helm (${values.helm ? `none at ${values.helm}` : 'none on PATH'}; install Helm 3 or 4, or pass --helm PATH)`;
   const plain = checkFiles([...inputs.plain.map((name) => ({ name })), ...rendered.unrendered.map((file) => ({ name: shownPath(file, io.cwd), hint: helmHint }))], options, io);
-  const files = [...plain.files, ...rendered.files];
-  const findings = [...plain.findings, ...rendered.findings];
+  const files = [...new Set([...plain.files, ...rendered.files])];
+  const findings = onceEach([...plain.findings, ...rendered.findings]);
   // stdout is one report on what was read; with nothing read, there is nothing to report.
   if (files.length > 0) io.stdout(render(format, findings, files, io));
   return exitCode(findings, plain.unreadable + rendered.failed + inputs.failures.length);
@@ -76,6 +81,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
 
 interface ChartFlags {
   readonly helm: Helm;
+  readonly kustomize: Kustomize;
   readonly valuesFiles: readonly string[];
   readonly set: readonly string[];
   readonly setString: readonly string[];
@@ -97,13 +103,13 @@ async function checkSources(sources: readonly NamedSource[], options: Omit<Check
   const results = await inParallel(sources, availableParallelism(), (named) =>
     named.source.kind === 'chart'
       ? checkChart(named.source.root, { ...options, valuesFiles: [...options.valuesFiles, ...named.valuesFiles] })
-      : Promise.resolve({ ok: false as const, failure: { kind: 'renderer-unsupported' as const, message: 'kustomize overlays are not rendered by this build' } }),
+      : checkOverlay(named.source.root, options),
   );
   const files: string[] = [];
   const findings: Finding[] = [];
   const unrendered: string[] = [];
   let failed = 0;
-  let missingSaid = false;
+  const missingSaid = new Set<NamedSource['source']['kind']>();
   results.forEach((result, i) => {
     const named = sources[i] as NamedSource;
     if (result.ok) {
@@ -114,15 +120,48 @@ async function checkSources(sources: readonly NamedSource[], options: Omit<Check
       return;
     }
     if (result.failure.kind === 'renderer-missing') {
-      if (!missingSaid) io.stderr(`probe-lens: ${result.failure.message}\n`);
-      missingSaid = true;
-      unrendered.push(...templatesOf(named));
+      if (!missingSaid.has(named.source.kind)) io.stderr(`probe-lens: ${result.failure.message}\n`);
+      missingSaid.add(named.source.kind);
+      unrendered.push(...(named.source.kind === 'chart' ? templatesOf(named) : overlayResourcesOf(named)));
       return;
     }
     failed += 1;
-    io.stderr(`probe-lens: ${named.name}: ${failureText(result.failure, io.cwd)}\n`);
+    // A failure placed in a file names the file; one that is not says which chart or overlay it is.
+    io.stderr(`probe-lens: ${result.failure.file ? "" : `${named.name}: `}${failureText(result.failure, io.cwd)}\n`);
   });
   return { files, findings, failed, unrendered };
+}
+
+/**
+ * A base that another overlay of the run builds on is checked through that overlay (what is
+ * deployed), not again alone: `check deploy/` finds `bases/backend` and `overlays/production`
+ * both, and the base's findings would otherwise come twice.
+ */
+function withoutIncludedBases(sources: readonly NamedSource[]): NamedSource[] {
+  const included = new Set<string>();
+  for (const named of sources) {
+    if (named.source.kind !== 'overlay') continue;
+    const graph = readOverlayGraph(named.source.root);
+    if (graph.ok) for (const dir of graph.value.directories) if (dir !== resolve(named.source.root)) included.add(dir);
+  }
+  return sources.filter((named) => named.source.kind !== 'overlay' || !included.has(resolve(named.source.root)));
+}
+
+/** The same finding reached twice (a base shared by two overlays, rendered alike in both) is reported once. */
+function onceEach(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.file}\u0000${f.rule}\u0000${f.range.start.line}:${f.range.start.character}\u0000${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Without kubectl, an overlay's resource files are checked as written (its patches are fragments, so not them). */
+function overlayResourcesOf(named: NamedSource): string[] {
+  const graph = readOverlayGraph(named.source.root);
+  return graph.ok ? graph.value.resources.filter((file) => /\.ya?ml$/.test(file)) : [];
 }
 
 /** Without helm, a chart's templates are checked as written: each says (Y03) what would render it. */

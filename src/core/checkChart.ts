@@ -4,7 +4,7 @@ import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type Rend
 import { copyChart, writeValuesFile } from './render/helm/chartCopy';
 import { chartOfTemplate, chartTree, chartValues, diskText, type ReadText, subchartPrefixes } from './render/helm/chartValues';
 import type { ChartRequest, Helm } from './render/helm/helm';
-import type { TemplateText } from './render/placement/candidates';
+import type { SourceText } from './render/placement/candidates';
 import { placeFindings } from './render/placement/place';
 import type { ProofChanges } from './render/placement/proof';
 import { renderedDocuments } from './render/renderedDocuments';
@@ -89,10 +89,11 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
       if (!found || !doc.source) return undefined;
       const file = join(found.node.chart.root, found.relative);
       const text = read(file);
-      const template: TemplateText | undefined = text === undefined ? undefined : { helmPath: doc.source, file, text };
+      const template: SourceText | undefined = text === undefined ? undefined : { role: 'template', file, text };
       return { prefix: found.node.prefix, excluded: subchartPrefixes(found.node), ...(template ? { template } : {}) };
     },
     render: (changes: ProofChanges) => renderWith(changes.templates, changes.values),
+    sourceNoun: 'chart',
   });
   return { ok: true, value: { findings: placed, rendered: rendered.value } };
 }

@@ -55,17 +55,21 @@ export interface Finding {
 export interface RenderedLocation {
   /** 0-based index among the rendered non-empty documents. */
   readonly doc: number;
-  /** The template helm names (`web/templates/deployment.yaml`); absent for kustomize. */
+  /**
+   * The file the document came from: the template helm names (`web/templates/deployment.yaml`),
+   * or the resource kustomize's origin annotation names, relative to the overlay (`../../base/deployment.yaml`).
+   */
   readonly source?: string;
   /** The field path in the rendered document, as `path` names it. */
   readonly path: string;
   readonly range: Range;
   /**
-   * How `file`/`range` was found: proven by a sentinel render to be the values key or the
-   * template text that writes the field (`values`, `template`), or, when no place could be
-   * proven, the workload's line in its template (`workload`, and the message quotes the render).
+   * How `file`/`range` was found: proven by a sentinel render to be the values key, the template
+   * text, an overlay's resource or the patch that writes the field (`values`, `template`,
+   * `resource`, `patch`), or, when no place could be proven, the workload's line in its file
+   * (`workload`, and the message quotes the render).
    */
-  readonly placed: 'values' | 'template' | 'workload';
+  readonly placed: 'values' | 'template' | 'resource' | 'patch' | 'workload';
   /** The values key that sets the field, in helm's `--set` spelling, when `placed` is `values`. */
   readonly valuesKey?: string;
 }

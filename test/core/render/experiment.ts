@@ -21,8 +21,7 @@ export interface ExperimentOutcome {
 }
 
 export async function experiment(helm: string, root: string, finding: Finding, options: { valuesFiles?: readonly string[]; set?: readonly string[] } = {}): Promise<ExperimentOutcome> {
-  const rendered = finding.rendered;
-  if (!rendered || rendered.placed === 'workload') return { changed: false, others: [], detail: 'not placed on a proven place' };
+  if (!finding.rendered || finding.rendered.placed === 'workload') return { changed: false, others: [], detail: 'not placed on a proven place' };
   const copy = join(scratchDir('probe-lens-experiment-'), 'chart');
   cpSync(root, copy, { recursive: true });
   const inChart = !relative(root, finding.file).startsWith('..');
@@ -35,7 +34,22 @@ export async function experiment(helm: string, root: string, finding: Finding, o
     valuesFiles.splice(valuesFiles.indexOf(finding.file), 1, outside);
     target = outside;
   }
-  const before = render(helm, copy, valuesFiles, options.set ?? []);
+  return changeAndCompare(finding, target, () => render(helm, copy, valuesFiles, options.set ?? []));
+}
+
+/** The same experiment on an overlay: `tree` (holding the overlay and all it builds on) is copied whole, then built with `kubectl kustomize`. */
+export async function overlayExperiment(kubectl: string, tree: string, overlay: string, finding: Finding): Promise<ExperimentOutcome> {
+  if (!finding.rendered || finding.rendered.placed === 'workload') return { changed: false, others: [], detail: 'not placed on a proven place' };
+  const copy = join(scratchDir('probe-lens-experiment-'), 'tree');
+  cpSync(tree, copy, { recursive: true });
+  const build = () => renderedDocuments(execFileSync(kubectl, ['kustomize', join(copy, relative(tree, overlay))], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+  return changeAndCompare(finding, join(copy, relative(tree, finding.file)), build);
+}
+
+/** Renders, changes the text at the finding's place in `target`, renders again, and compares. */
+function changeAndCompare(finding: Finding, target: string, renderNow: () => RenderedDocument[]): ExperimentOutcome {
+  const rendered = finding.rendered as NonNullable<Finding['rendered']>;
+  const before = renderNow();
   const text = readFileSync(target, 'utf8');
   const lines = text.split('\n');
   const line = lines[finding.range.start.line] ?? '';
@@ -44,13 +58,13 @@ export async function experiment(helm: string, root: string, finding: Finding, o
   const replacement = isKey ? `${old}Experiment` : /^-?\d+$/.test(old) ? String(Number(old) === 4243 ? 4244 : 4243) : 'probelensexperiment';
   lines[finding.range.start.line] = line.slice(0, finding.range.start.character) + replacement + line.slice(finding.range.start.character + old.length);
   writeFileSync(target, lines.join('\n'));
-  const after = render(helm, copy, valuesFiles, options.set ?? []);
+  const after = renderNow();
 
   const path = parseFieldPath(rendered.path);
   const beforeDoc = before.find((d) => d.index === rendered.doc);
   const afterDoc = beforeDoc ? after.find((d) => sameRenderedDocument(d, beforeDoc)) : undefined;
   if (!beforeDoc || !afterDoc) return { changed: false, others: [], detail: 'the document is gone from the second render' };
-  const was = snapshot(nodeAt(beforeDoc.root, isKey ? path : path));
+  const was = snapshot(nodeAt(beforeDoc.root, path));
   const now = snapshot(nodeAt(afterDoc.root, path));
   const changed = isKey ? was !== now : now === replacement;
   return { changed, others: otherChanges(before, after, rendered.doc, rendered.path), detail: `${old} → ${replacement}: ${rendered.path} was ${was}, is ${now}` };

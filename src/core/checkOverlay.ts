@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { type CheckOptions, checkTexts } from './check';
+import type { CheckedChart } from './checkChart';
+import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome } from './render/failure';
+import type { Kustomize } from './render/kustomize/kustomize';
+import { copyOverlay, type OverlayCopy } from './render/kustomize/overlayCopy';
+import { type OverlayGraph, readOverlayGraph } from './render/kustomize/overlayGraph';
+import { type DocumentOrigin, overlayOrigins } from './render/kustomize/origins';
+import type { SourceText } from './render/placement/candidates';
+import { placeFindings } from './render/placement/place';
+import { ValuesLayers } from './render/placement/valuesLayers';
+import { type RenderedDocument, renderedDocuments } from './render/renderedDocuments';
+import type { Finding } from './rules/types';
+
+export interface OverlayOptions extends Omit<CheckOptions, 'file'> {
+  readonly kustomize: Kustomize;
+  readonly bounds?: RenderBounds;
+  /** Unsaved texts by absolute path: built from a copy of the overlay holding them. */
+  readonly unsaved?: ReadonlyMap<string, string>;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Builds an overlay with kustomize and checks the output as one set of manifests, then places
+ * every finding where the user fixes it: the literal in the resource file or the patch a proof
+ * build showed to write the field, else the workload's line in its resource file.
+ */
+export async function checkOverlay(root: string, options: OverlayOptions): Promise<RenderOutcome<CheckedChart>> {
+  const read = (file: string): string | undefined => options.unsaved?.get(file) ?? diskText(file);
+  const graphRead = readOverlayGraph(root, read);
+  if (!graphRead.ok) return graphRead;
+  const graph = graphRead.value;
+  const bounds = options.bounds ?? DEFAULT_RENDER_BOUNDS;
+
+  /** Builds the overlay, from a copy when some of its files are replaced; failures placed in the user's files. */
+  const buildWith = async <T>(replaced: ReadonlyMap<string, string>, build: (dir: string) => Promise<RenderOutcome<T>>, fromCopy: (value: T, copy: OverlayCopy) => T = (v) => v): Promise<RenderOutcome<T>> => {
+    const texts = new Map([...(options.unsaved ?? new Map<string, string>()), ...replaced]);
+    const inGraph = [...texts.keys()].some((file) => graph.files.includes(file));
+    if (!inGraph) return build(graph.root);
+    let copy: OverlayCopy | undefined;
+    try {
+      copy = copyOverlay(graph, texts);
+      const built = await build(copy.root);
+      return built.ok ? { ok: true, value: fromCopy(built.value, copy) } : { ok: false, failure: inOriginal(built.failure, copy) };
+    } catch (error) {
+      return { ok: false, failure: { kind: 'unreadable', message: `the overlay could not be copied to build it: ${error instanceof Error ? error.message : String(error)}`, file: root } };
+    } finally {
+      copy?.dispose();
+    }
+  };
+
+  const [built, origins] = await Promise.all([
+    buildWith(new Map(), (dir) => options.kustomize.build(dir, bounds, options.signal)),
+    buildWith(new Map(), (dir) => overlayOrigins(options.kustomize, dir, bounds, options.signal), (found, copy) => found.map((o) => originalOrigin(o, copy))),
+  ]);
+  if (!built.ok) return built;
+  const renderedName = `${root} (rendered)`;
+  const [findings = []] = checkTexts([{ file: renderedName, text: built.value }], options);
+  const documents = renderedDocuments(built.value);
+  const originOf = (doc: RenderedDocument): DocumentOrigin | undefined => (origins.ok ? matchOrigin(origins.value, doc) : undefined);
+  const placed = await placeFindings({
+    findings,
+    renderedText: built.value,
+    documents,
+    values: new ValuesLayers([]),
+    scopeOf: (doc) => {
+      const origin = originOf(doc);
+      const text = origin?.file ? read(origin.file) : undefined;
+      if (!origin?.file || text === undefined) return undefined;
+      const template: SourceText = { role: 'resource', file: origin.file, text };
+      return { prefix: [], excluded: [], template, patches: patchesFor(graph, origin, read) };
+    },
+    render: (changes) => buildWith(changes.templates, (dir) => options.kustomize.build(dir, bounds, options.signal)),
+    sourceNoun: 'overlay',
+  });
+  return { ok: true, value: { findings: placed.map((f) => withSource(f, origins, documents, root)), rendered: built.value } };
+}
+
+/** The patch files the kustomizations that changed the document apply, in the order applied. */
+function patchesFor(graph: OverlayGraph, origin: DocumentOrigin, read: (file: string) => string | undefined): SourceText[] {
+  // kustomize applies a base's transformers before its overlay's: the deepest configuredIn first.
+  return origin.configuredIn.flatMap((kustomization) =>
+    (graph.patchesOf.get(kustomization) ?? []).flatMap((file) => {
+      const text = read(file);
+      return text === undefined ? [] : [{ role: 'patch' as const, file, text }];
+    }),
+  );
+}
+
+/** The wrapper's build has the same documents in the same order, annotated: matched by kind and name. */
+function matchOrigin(origins: readonly DocumentOrigin[], doc: RenderedDocument): DocumentOrigin | undefined {
+  const same = (o: DocumentOrigin | undefined) => o !== undefined && o.kind === doc.kind && o.name === doc.name;
+  const byIndex = origins[doc.index];
+  if (same(byIndex)) return byIndex;
+  const matches = origins.filter(same);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** kustomize writes no `# Source:`: the rendered location names the resource file instead, relative to the overlay. */
+function withSource(f: Finding, origins: RenderOutcome<DocumentOrigin[]>, documents: readonly RenderedDocument[], root: string): Finding {
+  if (!f.rendered || !origins.ok) return f;
+  const doc = documents.find((d) => d.index === f.rendered?.doc);
+  const origin = doc ? matchOrigin(origins.value, doc) : undefined;
+  if (!origin?.file) return f;
+  return { ...f, rendered: { ...f.rendered, source: relative(root, origin.file).split('\\').join('/') } };
+}
+
+function originalOrigin(origin: DocumentOrigin, copy: OverlayCopy): DocumentOrigin {
+  return { ...origin, ...(origin.file ? { file: copy.original(origin.file) } : {}), configuredIn: origin.configuredIn.map((f) => copy.original(f)) };
+}
+
+function inOriginal(failure: RenderFailure, copy: OverlayCopy): RenderFailure {
+  return failure.file ? { ...failure, file: copy.original(failure.file) } : failure;
+}
+
+function diskText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
