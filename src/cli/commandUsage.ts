@@ -3,18 +3,37 @@
  * those the command's parser takes; the overview for all commands is `USAGE`.
  */
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
-  check: `Usage: probe-lens check FILE... | - [options]
+  check: `Usage: probe-lens check PATH... | - [options]
 
 Validates the probes of every pod spec in the manifests: the API server's rules, what the
 kubelet will do at run time, and timing (startup budget, when liveness kills).
 
+PATH is a manifest, a Helm chart (its folder, Chart.yaml, a values*.yaml or a template in it), a
+kustomize overlay (its folder or kustomization.yaml), or a folder holding charts and overlays.
+Charts are rendered with helm template and overlays built with kubectl kustomize, offline; each
+finding is reported where it is fixed: the values key, the template or resource line, the patch.
+
 Options:
   --format text|json|sarif       text for people (default), json or SARIF for machines
   --disable ID,...               rules not to run (e.g. L12,L13)
-  --kubernetes-version 1.33      the cluster's version: gates fields and defaults
+  --kubernetes-version 1.33      the cluster's version: gates fields and defaults (and helm's
+                                 --kube-version, so templates see the same version)
   --expected-startup 60s         how long the app takes to start: timing rules compare with it
 
-Exit 0: no errors; 1: errors found; 2: bad usage or unreadable input.`,
+Charts:
+  -f, --values FILE              a values file after the chart's values.yaml (repeatable; later wins)
+  --set K=V, --set-string K=V    values as helm takes them (repeatable)
+  --api-versions V               what .Capabilities.APIVersions has (repeatable, or a,b)
+  --release NAME                 the release name (default release-name)
+  -n, --namespace NS             the release namespace
+  --helm PATH                    the helm to render with (default: helm on PATH; Helm 3 or 4)
+
+Overlays:
+  --kustomize PATH               kubectl (kubectl kustomize) or a kustomize binary (kustomize
+                                 build); default: kubectl on PATH
+
+Exit 0: no errors; 1: errors found; 2: bad usage, unreadable input, or a chart or overlay that
+did not render (the others are still checked; the failure is on stderr as FILE:LINE: message).`,
 
   probe: `Usage: probe-lens probe --spec JSON|@file [options]
 

@@ -7,8 +7,9 @@ export class UsageError {
 }
 
 export const USAGE = `Usage:
-  probe-lens check FILE... | - [--format text|json|sarif] [--disable ID,...]
+  probe-lens check PATH... | - [--format text|json|sarif] [--disable ID,...]
                    [--kubernetes-version 1.33] [--expected-startup 60s]
+                   [-f VALUES]... [--set K=V]... [--release NAME] [-n NS] [--helm PATH] [--kustomize PATH]
   probe-lens probe --spec JSON|@file [--container JSON|@file] [--host H]
                    [--type liveness|readiness|startup]
   probe-lens simulate FILE [--scenario FILE] [--for 10m] [--seed N] [--format text|jsonl|html]
@@ -22,8 +23,9 @@ export const USAGE = `Usage:
   probe-lens replay RECORDING.jsonl | - --manifest FILE [--format text|json] [--kubernetes-version 1.33]
   probe-lens rules [--format text|markdown|json]
 
-check     validates probes: the API server's rules, what the kubelet will do, timing.
-          Exit 0: no errors; 1: errors found; 2: bad usage or unreadable input.
+check     validates probes: the API server's rules, what the kubelet will do, timing. Helm charts
+          and kustomize overlays are rendered first, each finding placed where it is fixed.
+          Exit 0: no errors; 1: errors found; 2: bad usage, unreadable input, or a failed render.
 probe     runs one probe once, as the kubelet would, and prints its result as JSON.
 simulate  plays a manifest's pods on a virtual clock against a scenario of how the app behaves.
 run       probes your app with the kubelet's timing, until --for or Ctrl-C: on this machine

@@ -121,7 +121,7 @@ test('probe-lens with no arguments: the usage on stderr, nothing on stdout, exit
   const bare = runCli([]);
   assert.equal(bare.code, 2);
   assert.equal(bare.stdout, '');
-  assert.match(bare.stderr, /^Usage:\n {2}probe-lens check FILE/);
+  assert.match(bare.stderr, /^Usage:\n {2}probe-lens check PATH/);
   const help = runCli(['--help']);
   assert.equal(help.code, 0);
   assert.equal(help.stderr, '');

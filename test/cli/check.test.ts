@@ -69,8 +69,9 @@ test('check: warnings and infos alone exit 0', () => {
 test('check: exit 2 with a clear message for a missing file, a directory, no file, bad options', () => {
   const cases: [string[], RegExp][] = [
     [['check', 'no/such/file.yaml'], /cannot read no\/such\/file\.yaml: no such file/],
-    [['check', 'examples'], /cannot read examples: is a directory/],
-    [['check'], /check needs at least one FILE/],
+    // A folder is a chart or an overlay, or holds some (a folder of plain manifests is issue 22's).
+    [['check', 'examples'], /^probe-lens: examples: neither a Helm chart \(no Chart.yaml\) nor a kustomize overlay \(no kustomization.yaml\), and none within 6 levels below\n$/],
+    [['check'], /check needs at least one PATH/],
     [['check', 'examples/healthy.yaml', '--format', 'xml'], /--format must be one of text, json, sarif/],
     [['check', 'examples/healthy.yaml', '--disable', 'P12,NOPE'], /--disable: unknown rule id "NOPE"/],
     [['check', 'examples/healthy.yaml', '--kubernetes-version', '2.0'], /--kubernetes-version: "2\.0" is not supported; give 1\.N or v1\.N with N from 21 to 37, such as 1\.33 \(no patch version\)\n/],
@@ -171,7 +172,7 @@ test('rules: lists every rule; --help and --version answer', () => {
   const { code, stdout } = cli(['rules']);
   assert.equal(code, 0);
   assert.equal(stdout.trim().split('\n').length, RULE_INFO.size);
-  assert.match(cli(['--help']).stdout, /probe-lens check FILE/);
+  assert.match(cli(['--help']).stdout, /probe-lens check PATH/);
   assert.match(cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
 });
 

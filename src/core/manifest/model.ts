@@ -189,6 +189,15 @@ export interface ServiceModel {
   readonly namespace?: string;
   /** `spec.selector`; a Service without one selects nothing by itself. */
   readonly selector: Readonly<Record<string, string>>;
+  /** `spec.ports`: where the Service sends traffic in the pods it selects. */
+  readonly ports: readonly ServicePort[];
+}
+
+export interface ServicePort {
+  readonly port?: number;
+  /** A number, a container port's name, or absent (then the same as `port`). */
+  readonly targetPort?: number | string;
+  readonly protocol?: string;
 }
 
 /**

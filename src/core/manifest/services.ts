@@ -1,5 +1,5 @@
-import { isMap, isSeq } from 'yaml';
-import type { ServiceModel, UncheckedWorkload } from './model';
+import { isMap, isScalar, isSeq } from 'yaml';
+import type { ServiceModel, ServicePort, UncheckedWorkload } from './model';
 import { apiGroupOf, objectsOf, scalarString, stringMap } from './workloads';
 import type { ValueNode, YamlNavigator } from './yamlNavigator';
 
@@ -12,8 +12,22 @@ export function findServices(nav: YamlNavigator, root: ValueNode | null): Servic
     const namespace = scalarString(nav.get(metadata, 'namespace', depth + 1)?.value ?? null);
     const spec = nav.get(node, 'spec', depth)?.value ?? null;
     const selector = stringMap(nav, nav.get(spec, 'selector', depth + 1)?.value ?? null, depth + 2) ?? {};
-    return [{ ...(name !== undefined ? { name } : {}), ...(namespace ? { namespace } : {}), selector }];
+    const ports = nav.get(spec, 'ports', depth + 1)?.value ?? null;
+    const servicePorts = isSeq(ports) ? nav.items(ports, depth + 2).flatMap((item) => (isMap(item) ? [servicePort(nav, item, depth + 3)] : [])) : [];
+    return [{ ...(name !== undefined ? { name } : {}), ...(namespace ? { namespace } : {}), selector, ports: servicePorts }];
   });
+}
+
+function servicePort(nav: YamlNavigator, item: ValueNode, depth: number): ServicePort {
+  const number = (key: string) => {
+    const node = nav.get(item, key, depth)?.value ?? null;
+    return isScalar(node) && typeof node.value === 'number' ? node.value : undefined;
+  };
+  const target = nav.get(item, 'targetPort', depth)?.value ?? null;
+  const targetPort = isScalar(target) && (typeof target.value === 'number' || typeof target.value === 'string') ? target.value : undefined;
+  const port = number('port');
+  const protocol = scalarString(nav.get(item, 'protocol', depth)?.value ?? null);
+  return { ...(port !== undefined ? { port } : {}), ...(targetPort !== undefined ? { targetPort } : {}), ...(protocol ? { protocol } : {}) };
 }
 
 /**

@@ -88,7 +88,7 @@ export function sourcesInDirectory(dir: string): DirectorySources {
   if (found.length > 0) return { ok: true, sources: found };
   return {
     ok: false,
-    failure: { kind: 'unreadable', file: root, message: `${dir} is neither a Helm chart (no Chart.yaml) nor a kustomize overlay (no kustomization.yaml), and holds none within ${MAX_SEARCH_DEPTH} levels` },
+    failure: { kind: 'unreadable', file: root, message: `neither a Helm chart (no Chart.yaml) nor a kustomize overlay (no kustomization.yaml), and none within ${MAX_SEARCH_DEPTH} levels below` },
   };
 }
 

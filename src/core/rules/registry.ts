@@ -6,7 +6,7 @@ import { L19, L20, L21 } from './runtime/exec';
 import { L01, L02, L03, L04, L05, L06, L08 } from './runtime/ports';
 import { L07, L09 } from './runtime/target';
 import { L26, L26Sidecar } from './runtime/version';
-import { L17, L18, L22, L24, L29 } from './runtime/workload';
+import { L17, L18, L22, L24, L29, L30 } from './runtime/workload';
 import { L10, L11, L12, L13, L14, L15, L16, L27, L28 } from './timing/timingRules';
 import type { Rule, Severity } from './types';
 import { Y01, Y02, Y03, Y04 } from './yaml/yamlRules';
@@ -22,7 +22,7 @@ export const RULES: readonly Rule[] = [
   P01, P02, P03, P04, P05, P06, P07, P08, P09, P10, P11, P12, P13, P14, P16, P17,
   L01, L02, L03, L04, L05, L06, L07, L08, L09,
   L10, L11, L12, L13, L27, L14, L15, L28, L16,
-  L17, L29, L18,
+  L17, L30, L29, L18,
   L19, L20, L21,
   L22, L24,
   L26, L26Sidecar,

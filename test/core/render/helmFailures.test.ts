@@ -194,6 +194,7 @@ describe('R11: a directory that is neither a chart nor an overlay', () => {
     const found = sourcesInDirectory(dir);
     assert.ok(!found.ok);
     assert.equal(found.failure.kind, 'unreadable');
-    assert.match(found.failure.message, /neither a Helm chart .* nor a kustomize overlay/);
+    assert.match(found.failure.message, /^neither a Helm chart \(no Chart.yaml\) nor a kustomize overlay \(no kustomization.yaml\), and none within 6 levels below$/);
+    assert.equal(found.failure.file, dir);
   });
 });

@@ -28,7 +28,7 @@ const BROKEN_LIVENESS = {
 
 for (const { label, path: helm } of helms()) {
   describe(`placement on a rendered chart (${label})`, () => {
-    test('a values key passed through toYaml: the finding is on the value in values.yaml, and a -f file that sets it again wins', async () => {
+    test('M01, M05: a values key passed through toYaml: the finding is on the value in values.yaml, and a -f file that sets it again wins', async () => {
       const root = helmCreateChart(helm, 'web', BROKEN_LIVENESS);
       const values = (await import('node:fs')).readFileSync(join(root, 'values.yaml'), 'utf8');
       const p12 = (await check(helm, root)).filter((f) => f.rule === 'P12');
@@ -48,7 +48,7 @@ for (const { label, path: helm } of helms()) {
       assert.deepEqual(overridden[0]?.fixes?.[0]?.edits, [{ range: { start: { line: 2, character: 20 }, end: { line: 2, character: 21 } }, newText: '1' }]);
     });
 
-    test('a whole probe from values (L14 on the helm create chart): the probe\'s own key in values.yaml', async () => {
+    test('M03: a whole probe from values (L14 on the helm create chart): the probe\'s own key in values.yaml', async () => {
       const root = helmCreateChart(helm, 'web');
       const values = (await import('node:fs')).readFileSync(join(root, 'values.yaml'), 'utf8');
       const findings = await check(helm, root);
@@ -56,7 +56,7 @@ for (const { label, path: helm } of helms()) {
       assert.equal(findings[0]?.rendered?.valuesKey, 'livenessProbe');
     });
 
-    test('a literal in a template is placed on its template line; a value read with .Values on the values line', async () => {
+    test('M02, M01: a literal in a template is placed on its template line; a value read with .Values on the values line', async () => {
       const root = helmCreateChart(helm, 'web', {
         'values.yaml': (text) => `${text}\nprobe:\n  period: 10\n  delay: -5\n`,
         'templates/deployment.yaml': replaceOnce(
@@ -73,7 +73,7 @@ for (const { label, path: helm } of helms()) {
       assert.deepEqual(byRule('L12'), [`L12 templates/deployment.yaml:${lineOf(template, 'timeoutSeconds: 15')}:29 (template)`]);
     });
 
-    test('a value no place can be proven to write (template arithmetic, a default in {{ }}): the workload line, the render quoted', async () => {
+    test('M04: a value no place can be proven to write (template arithmetic, a default in {{ }}): the workload line, the render quoted', async () => {
       const root = helmCreateChart(helm, 'web', {
         'values.yaml': (text) => `${text}\nprobe:\n  failures: 0\n`,
         'templates/deployment.yaml': replaceOnce('          livenessProbe:\n            {{- toYaml . | nindent 12 }}', '          livenessProbe:\n            {{- toYaml . | nindent 12 }}\n            failureThreshold: {{ add $.Values.probe.failures 1 }}'),
@@ -85,7 +85,7 @@ for (const { label, path: helm } of helms()) {
       assert.equal(l27[0]?.fixes, undefined, 'a fix of rendered text is never offered');
     });
 
-    test('a probe written by a template\'s literal key: the key\'s line in the template', async () => {
+    test('M03: a probe written by a template\'s literal key: the key\'s line in the template', async () => {
       const root = helmCreateChart(helm, 'web', {
         'templates/deployment.yaml': replaceOnce(
           '          {{- with .Values.livenessProbe }}\n          livenessProbe:\n            {{- toYaml . | nindent 12 }}\n          {{- end }}',
@@ -96,7 +96,7 @@ for (const { label, path: helm } of helms()) {
       assert.deepEqual(places(root, await check(helm, root)), [`L14 templates/deployment.yaml:${lineOf(template, 'livenessProbe:')}:11 (template)`]);
     });
 
-    test("a subchart's probe: its own values.yaml, or the parent's key under the subchart's name when the parent sets it", async () => {
+    test("M01: a subchart's probe: its own values.yaml, or the parent's key under the subchart's name when the parent sets it", async () => {
       const root = helmCreateChart(helm, 'shop');
       const sub = helmCreateChart(helm, 'cart', BROKEN_LIVENESS);
       mkdirSync(join(root, 'charts'), { recursive: true });
@@ -113,7 +113,7 @@ for (const { label, path: helm } of helms()) {
       assert.deepEqual(places(root, overridden), [`P12 values.yaml:${lineOf(parentValues, 'successThreshold: 4')}:23 (values)`]);
     });
 
-    test('the experiment: changing the text at each proven place changes that rendered field', async () => {
+    test('M01–M03, the experiment: changing the text at each proven place changes that rendered field', async () => {
       const root = helmCreateChart(helm, 'web', {
         'values.yaml': (text) => `${replaceOnce('    port: http\nreadinessProbe:', '    port: http\n  successThreshold: 2\n  timeoutSeconds: 30\nreadinessProbe:')(text)}\nprobe:\n  period: -5\n`,
         'templates/deployment.yaml': replaceOnce(

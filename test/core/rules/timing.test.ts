@@ -235,19 +235,48 @@ test('L14: different headers on the same endpoint are not fully identical (L13 i
   assert.equal(findingsOf('L13', yaml).length, 1);
 });
 
-test('L13: liveness less tolerant: restarted before it is taken out of rotation, with both windows', () => {
-  const [finding] = findingsOf('L13', probes(withHttpPort, `livenessProbe:\n  ${http('http')}`, `readinessProbe:\n  ${http(8080)}\n  failureThreshold: 6`));
+/** The pod of `probes`, labelled, and a Service selecting it (L13 and L14 name it). */
+const withService = (yaml: string) =>
+  `${yaml.replace('metadata:\n  name: web\n', 'metadata:\n  name: web\n  labels: {app: web}\n')}---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n`;
+
+test('L13: liveness less tolerant: restarted before it leaves the Service\'s endpoints, with both windows', () => {
+  const yaml = probes(withHttpPort, `livenessProbe:\n  ${http('http')}`, `readinessProbe:\n  ${http(8080)}\n  failureThreshold: 6`);
+  const [finding] = findingsOf('L13', withService(yaml));
   assert.equal(
     finding?.message,
-    'liveness and readiness probe the same endpoint, and liveness gives up after 30 s of failures while readiness takes 60 s: an overloaded container is restarted before it is taken out of rotation; give liveness a higher failureThreshold',
+    'liveness and readiness probe the same endpoint, and liveness gives up after 30 s of failures while readiness takes 60 s: an overloaded container is restarted before it is taken out of Service "web"\'s endpoints; give liveness a higher failureThreshold',
   );
 });
 
-test('L13: equal windows: taken out of rotation and restarted at about the same moment (not "before")', () => {
-  const [finding] = findingsOf('L13', probes(`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}\n  failureThreshold: 1\n  periodSeconds: 30`));
+test('L13: no Service among the manifests selects the pod: it is marked unready, and the message says what would hold for one elsewhere', () => {
+  const [finding] = findingsOf('L13', probes(withHttpPort, `livenessProbe:\n  ${http('http')}`, `readinessProbe:\n  ${http(8080)}\n  failureThreshold: 6`));
   assert.equal(
     finding?.message,
-    'liveness and readiness probe the same endpoint and both give up after 30 s of failures: an overloaded container is taken out of rotation and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold',
+    'liveness and readiness probe the same endpoint, and liveness gives up after 30 s of failures while readiness takes 60 s: an overloaded container is restarted before it is marked unready, so a Service that selects it never takes it out of rotation to recover (none among the manifests checked does); give liveness a higher failureThreshold',
+  );
+});
+
+test('L13: equal windows: taken out of the Service\'s endpoints and restarted at about the same moment (not "before")', () => {
+  const yaml = probes(`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}\n  failureThreshold: 1\n  periodSeconds: 30`);
+  assert.equal(
+    findingsOf('L13', withService(yaml))[0]?.message,
+    'liveness and readiness probe the same endpoint and both give up after 30 s of failures: an overloaded container is taken out of Service "web"\'s endpoints and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold',
+  );
+  assert.equal(
+    findingsOf('L13', yaml)[0]?.message,
+    'liveness and readiness probe the same endpoint and both give up after 30 s of failures: an overloaded container is marked unready and restarted at about the same moment, so a Service that selects it has no time to take it out of rotation and let it recover (none among the manifests checked does); give liveness a higher failureThreshold',
+  );
+});
+
+test('L14: names the Service whose endpoints the pod leaves, or says none among the manifests selects it', () => {
+  const yaml = probes(`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}`);
+  assert.equal(
+    findingsOf('L14', withService(yaml))[0]?.message,
+    'liveness is identical to readiness: the moment the app is too busy to answer it is both taken out of Service "web"\'s endpoints and restarted, which turns load into restarts; keep the endpoint but give liveness a higher failureThreshold',
+  );
+  assert.equal(
+    findingsOf('L14', yaml)[0]?.message,
+    'liveness is identical to readiness: the moment the app is too busy to answer it is both marked unready and restarted, which turns load into restarts (a Service that selects it never gets to take it out of rotation first; none among the manifests checked does); keep the endpoint but give liveness a higher failureThreshold',
   );
 });
 

@@ -173,11 +173,11 @@ test('L17: the editor sees Services of its other open manifests, and of the othe
   const settings = { disabledRules: new Set<string>(), context: { minorVersion: 33 } };
   const alone = checker.check(DEFAULT_DOMAIN_JOB, settings);
   assert.deepEqual(alone.findings.map((f) => f.rule), ['L17']);
-  assert.deepEqual(checker.check(DEFAULT_DOMAIN_JOB, settings, [{ selector: { app: 'default-domain' } }]).findings, []);
+  assert.deepEqual(checker.check(DEFAULT_DOMAIN_JOB, settings, [{ selector: { app: 'default-domain' }, ports: [] }]).findings, []);
   const withService = `${DEFAULT_DOMAIN_JOB}---\n${service('app: default-domain')}`;
   const snapshot = checker.check(withService, settings);
   assert.deepEqual(snapshot.findings, []);
-  assert.deepEqual(snapshot.services, [{ name: 'default-domain-service', namespace: 'knative-serving', selector: { app: 'default-domain' } }]);
+  assert.deepEqual(snapshot.services, [{ name: 'default-domain-service', namespace: 'knative-serving', selector: { app: 'default-domain' }, ports: [{ port: 80, targetPort: 8080 }] }]);
   assert.equal(checker.check(withService.replace('app: default-domain\n  ports', 'app: gone\n  ports'), settings).chunksRead, 1, 'only the Service was re-read');
   assert.deepEqual(checker.check(withService.replace('app: default-domain\n  ports', 'app: gone\n  ports'), settings).findings.map((f) => f.rule), ['L17'], '…and the Job got its finding back');
 });
@@ -451,4 +451,79 @@ test('L26: at the default version a sidecar with probes gives no P14 either', ()
   const found = check(sidecar(`readinessProbe:\n  ${tcp}`)).map((f) => f.rule);
   assert.ok(!found.includes('P14'));
   assert.ok(found.includes('L18'));
+});
+
+// ---------------------------------------------------------------------------------------------
+// L30: a container a Service sends traffic to, with no readinessProbe
+// ---------------------------------------------------------------------------------------------
+
+/** A Deployment `web` (labels app=web) with the container fields given, then a Service with the `ports` given. */
+const servedBy = (containerFields: string, servicePorts: string, selector = '{app: web}', extraContainer = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: example/web:1.0
+${indent(containerFields, 10)}
+${extraContainer}---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: ${selector}
+  ports: ${servicePorts}
+`;
+
+const NAMED_PORT = 'ports: [{name: http, containerPort: 8080}]';
+
+test('L30: a Service whose targetPort names the container\'s port, and no readinessProbe: a warning on the container\'s name', () => {
+  const yaml = servedBy(NAMED_PORT, '[{port: 80, targetPort: http}]');
+  const [finding, ...rest] = findingsOf('L30', yaml);
+  assert.equal(rest.length, 0);
+  assert.equal(finding?.severity, 'warning');
+  assert.equal(finding?.path, 'spec.template.spec.containers[0]');
+  assert.equal(finding && textAt(yaml, finding), 'web');
+  assert.equal(
+    finding?.message,
+    'Service "web" sends this container traffic on port http, but it has no readinessProbe: the kubelet reports it Ready the moment it starts, before the app listens, and it stays Ready whatever happens after, so requests reach it while it cannot answer; add a readinessProbe on the port it serves',
+  );
+});
+
+test('L30: targetPort by number, and absent (then it is port), reach the container that declares it', () => {
+  assert.equal(findingsOf('L30', servedBy(NAMED_PORT, '[{port: 80, targetPort: 8080}]')).length, 1);
+  assert.equal(findingsOf('L30', servedBy(NAMED_PORT, '[{port: 8080}]')).length, 1);
+});
+
+test('L30: a number no container declares reaches the pod\'s only regular container; with two, neither is blamed', () => {
+  assert.equal(findingsOf('L30', servedBy('ports: []', '[{port: 80, targetPort: 9000}]')).length, 1);
+  const two = servedBy('ports: []', '[{port: 80, targetPort: 9000}]', '{app: web}', '        - name: sidecar\n          image: example/proxy:1.0\n');
+  assert.deepEqual(findingsOf('L30', two), []);
+});
+
+test('L30: only the container the port reaches: a second container on another port is not reported', () => {
+  const yaml = servedBy(NAMED_PORT, '[{port: 80, targetPort: http}]', '{app: web}', '        - name: metrics\n          image: example/exporter:1.0\n          ports: [{name: metrics, containerPort: 9100}]\n');
+  assert.deepEqual(findingsOf('L30', yaml).map((f) => f.path), ['spec.template.spec.containers[0]']);
+});
+
+test('L30: nothing with a readinessProbe, nothing when no Service selects the pod, nothing when its port reaches no container', () => {
+  assert.deepEqual(findingsOf('L30', servedBy(`${NAMED_PORT}\nreadinessProbe:\n  httpGet: {path: /ready, port: http}`, '[{port: 80, targetPort: http}]')), []);
+  assert.deepEqual(findingsOf('L30', servedBy(NAMED_PORT, '[{port: 80, targetPort: http}]', '{app: other}')), []);
+  assert.deepEqual(findingsOf('L30', servedBy(NAMED_PORT, '[{port: 80, targetPort: grpc}]')), []);
+});
+
+test('L30: with a startupProbe the container is Ready once it succeeds, and the message says so', () => {
+  const [finding] = findingsOf('L30', servedBy(`${NAMED_PORT}\nstartupProbe:\n  httpGet: {path: /started, port: http}\n  failureThreshold: 30`, '[{port: 80, targetPort: http}]'));
+  assert.match(finding?.message ?? '', /but it has no readinessProbe: it is Ready as soon as its startupProbe succeeds, and stays Ready whatever happens after, so requests reach it while it cannot answer/);
+});
+
+test('L30: the Service in another file checked with it counts, as kubectl apply -f applies them together', () => {
+  const [deployment, service] = servedBy(NAMED_PORT, '[{port: 80, targetPort: http}]').split('---\n') as [string, string];
+  const [fromDeployment = [], fromService = []] = checkTexts([{ file: 'web.yaml', text: deployment }, { file: 'svc.yaml', text: service }], {});
+  assert.deepEqual(fromDeployment.filter((f) => f.rule === 'L30').map((f) => f.file), ['web.yaml']);
+  assert.deepEqual(fromService, []);
 });

@@ -1,7 +1,7 @@
 import { manifest, pod, podSpec } from './manifests';
 import type { RuleDoc } from './types';
 
-/** L17, L29, L18, L22, L24, L26: probes in their workload, container and Kubernetes version. */
+/** L17, L30, L29, L18, L22, L24, L26: probes in their workload, container and Kubernetes version. */
 export const WORKLOAD_DOCS: Readonly<Record<string, RuleDoc>> = {
   L17: {
     name: 'Readiness probe on a Job',
@@ -40,6 +40,86 @@ export const WORKLOAD_DOCS: Readonly<Record<string, RuleDoc>> = {
               containers:
                 - name: report
                   image: example/report:1.0
+      `),
+    },
+  },
+
+  L30: {
+    name: 'Service traffic without a readinessProbe',
+    means: `A Service among the manifests checked selects the pod and sends traffic to this container — its \`targetPort\` names one of the container's ports, or is the number of one — and the container has no readiness probe. (In a chart or an overlay, the Services of the same release or build count; in the editor, also those in the other open manifests.)`,
+    why: `Without a readiness probe the kubelet reports the container Ready the moment it has started (after its startup probe, if it has one) and keeps it Ready whatever happens next. The Service adds the pod to its endpoints at once, so the first requests arrive before the app listens, and a container that stops answering keeps receiving traffic until liveness restarts it. A readiness probe on the port the Service reaches holds traffic back until the app answers, and takes the pod out of rotation while it cannot.`,
+    bad: {
+      caption: 'A Service sends port 8080 to a container that has no readiness probe.',
+      yaml: manifest(`
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: web
+        spec:
+          selector:
+            matchLabels:
+              app: web
+          template:
+            metadata:
+              labels:
+                app: web
+            spec:
+              containers:
+                - name: web
+                  image: example/web:1.0
+                  ports:
+                    - name: http
+                      containerPort: 8080
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: web
+        spec:
+          selector:
+            app: web
+          ports:
+            - port: 80
+              targetPort: http
+      `),
+    },
+    good: {
+      caption: 'A readiness probe on the port the Service reaches.',
+      yaml: manifest(`
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: web
+        spec:
+          selector:
+            matchLabels:
+              app: web
+          template:
+            metadata:
+              labels:
+                app: web
+            spec:
+              containers:
+                - name: web
+                  image: example/web:1.0
+                  ports:
+                    - name: http
+                      containerPort: 8080
+                  readinessProbe:
+                    httpGet:
+                      path: /ready
+                      port: http
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: web
+        spec:
+          selector:
+            app: web
+          ports:
+            - port: 80
+              targetPort: http
       `),
     },
   },

@@ -1,5 +1,6 @@
 import { startupBudgetSeconds } from '../timing/formulas';
-import { PROBE_FIELDS, type PodSpecModel, type ServiceModel } from '../../manifest';
+import { PROBE_FIELDS } from '../../manifest';
+import { portReaching, serviceName, servicesSelecting } from '../services';
 import { containerRange } from '../locate';
 import { type ContainerRule, type Issue, PROBING_CONTAINERS } from '../types';
 
@@ -20,7 +21,7 @@ export const L17: ContainerRule = {
     if (!readiness || (pod.objectKind !== 'Job' && pod.objectKind !== 'CronJob')) return [];
     // Readiness decides whether a Service sends a pod traffic: with a Service selecting the
     // Job's pods, it does its usual work.
-    if ((context.services ?? []).some((service) => selects(service, pod))) return [];
+    if (servicesSelecting(pod, context.services).length > 0) return [];
     return [
       {
         path: readiness.path,
@@ -31,14 +32,43 @@ export const L17: ContainerRule = {
   },
 };
 
-/** A Service sends traffic to a pod when its selector is non-empty and every pair is among the pod's labels, in the same namespace. */
-function selects(service: ServiceModel, pod: PodSpecModel): boolean {
-  const pairs = Object.entries(service.selector);
-  if (pairs.length === 0 || !pod.podLabels) return false;
-  // A namespace written on only one side is decided at apply time: give it the benefit of the doubt.
-  if (service.namespace && pod.objectNamespace && service.namespace !== pod.objectNamespace) return false;
-  return pairs.every(([key, value]) => pod.podLabels?.[key] === value);
-}
+/**
+ * A container a Service sends traffic to, with no readinessProbe: the kubelet reports it Ready
+ * as soon as it has started (K2: no probe is Success), so the Service sends it requests before
+ * the app listens, and keeps sending them while it cannot answer. What peers (kube-linter's
+ * no-readiness-probe) report for every Deployment, reported here only where a Service of the
+ * same manifests reaches the container.
+ */
+export const L30: ContainerRule = {
+  ...runtime,
+  kinds: ['regular'],
+  id: 'L30',
+  severity: 'warning',
+  title: 'A container a Service sends traffic to has no readinessProbe: it gets requests before it is ready, and while it cannot answer.',
+  reference: 'validation-rules.md §D.30; kubelet-probes.md K2',
+  acrossDocuments: true,
+  check(container, context) {
+    if (container.probe('readiness')) return [];
+    const reaching = servicesSelecting(container.pod, context.services).flatMap((service) => {
+      const port = portReaching(service, container);
+      return port ? [{ service, port }] : [];
+    });
+    const [first] = reaching;
+    if (!first) return [];
+    const target = first.port.targetPort ?? first.port.port;
+    const startup = container.probe('startup');
+    const when = startup
+      ? 'it is Ready as soon as its startupProbe succeeds, and stays Ready whatever happens after'
+      : 'the kubelet reports it Ready the moment it starts, before the app listens, and it stays Ready whatever happens after';
+    return [
+      {
+        path: container.path,
+        range: containerRange(container, 'name'),
+        message: `${serviceName(first.service)}${reaching.length > 1 ? ` (and ${reaching.length - 1} more)` : ''} sends this container traffic on port ${target}, but it has no readinessProbe: ${when}, so requests reach it while it cannot answer; add a readinessProbe on the port it serves`,
+      },
+    ];
+  },
+};
 
 export const L29: ContainerRule = {
   ...runtime,

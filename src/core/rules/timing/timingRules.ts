@@ -3,7 +3,8 @@ import { resolveContainerPort } from '../../manifest/ports';
 import { writtenInProbe } from '../../manifest/written';
 import type { ContainerModel, ProbeHandler, ProbeModel } from '../../manifest';
 import { probeRange } from '../locate';
-import { type ContainerRule, type Fix, type Issue, PROBING_CONTAINERS, type ProbeRule } from '../types';
+import { serviceName, servicesSelecting } from '../services';
+import { type ContainerRule, type Fix, type Issue, PROBING_CONTAINERS, type ProbeRule, type RuleContext } from '../types';
 
 /** The formulas of docs/spec/validation-rules.md §C applied as checks (§D 10–16). */
 const timing = { category: 'timing' } as const;
@@ -101,16 +102,19 @@ export const L13: ContainerRule = {
   severity: 'warning',
   title: 'On the same endpoint, liveness gives up no later than readiness: restarted before (or as) it is taken out of rotation.',
   reference: 'validation-rules.md §C, §D.13',
-  check(container) {
+  // Whether a Service selects the pod decides what "unready" means for it.
+  acrossDocuments: true,
+  check(container, context) {
     const pair = sameEndpointPair(container);
     if (!pair || identical(pair.liveness, pair.readiness)) return [];
     const live = toleranceSeconds(pair.liveness.effective);
     const ready = toleranceSeconds(pair.readiness.effective);
     if (live > ready) return [];
+    const rotation = rotationOf(container, context);
     const message =
       live === ready
-        ? `liveness and readiness probe the same endpoint and both give up after ${live} s of failures: an overloaded container is taken out of rotation and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold`
-        : `liveness and readiness probe the same endpoint, and liveness gives up after ${live} s of failures while readiness takes ${ready} s: an overloaded container is restarted before it is taken out of rotation; give liveness a higher failureThreshold`;
+        ? `liveness and readiness probe the same endpoint and both give up after ${live} s of failures: an overloaded container is ${rotation.out} and restarted at about the same moment, ${rotation.seen ? 'with no time to recover out of rotation' : `so a Service that selects it has no time to take it out of rotation and let it recover (${NONE_SEEN})`}; give liveness a higher failureThreshold`
+        : `liveness and readiness probe the same endpoint, and liveness gives up after ${live} s of failures while readiness takes ${ready} s: an overloaded container is restarted before it is ${rotation.out}${rotation.seen ? '' : `, so a Service that selects it never takes it out of rotation to recover (${NONE_SEEN})`}; give liveness a higher failureThreshold`;
     return [{ path: pair.liveness.path, range: pair.liveness.keyRange, message }];
   },
 };
@@ -121,18 +125,35 @@ export const L14: ContainerRule = {
   severity: 'warning',
   title: 'Liveness is identical to readiness (same resolved endpoint, headers and timings).',
   reference: 'validation-rules.md §D.14',
-  check(container) {
+  acrossDocuments: true,
+  check(container, context) {
     const pair = sameEndpointPair(container);
     if (!pair || !identical(pair.liveness, pair.readiness)) return [];
+    const rotation = rotationOf(container, context);
     return [
       {
         path: pair.liveness.path,
         range: pair.liveness.keyRange,
-        message: 'liveness is identical to readiness: the moment the app is too busy to answer it is both taken out of rotation and restarted, which turns load into restarts; keep the endpoint but give liveness a higher failureThreshold',
+        message: `liveness is identical to readiness: the moment the app is too busy to answer it is both ${rotation.out} and restarted, which turns load into restarts${rotation.seen ? '' : ` (a Service that selects it never gets to take it out of rotation first; ${NONE_SEEN})`}; keep the endpoint but give liveness a higher failureThreshold`,
       },
     ];
   },
 };
+
+/** When no Service is seen to select the pod, "out of rotation" is only what would happen if one did. */
+const NONE_SEEN = 'none among the manifests checked does';
+
+/**
+ * What failing readiness does to this pod, in words: taken out of the endpoints of the Services
+ * seen to select it, or, when none among the manifests checked does, marked unready (a Service
+ * elsewhere may still select it, and the message says what would then hold).
+ */
+function rotationOf(container: ContainerModel, context: RuleContext): { out: string; seen: boolean } {
+  const services = servicesSelecting(container.pod, context.services);
+  const [first] = services;
+  if (!first) return { out: 'marked unready', seen: false };
+  return { out: `taken out of ${services.length === 1 ? `${serviceName(first)}'s endpoints` : `the endpoints of ${services.length} Services`}`, seen: true };
+}
 
 export const L15: ContainerRule = {
   ...containerTiming,
