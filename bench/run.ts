@@ -3,6 +3,7 @@
  * their results. Each measures a baseline in the same run and prints its goal as PASS/FAIL;
  * benchmarks report, they do not fail the build.
  */
+import { runChartsBenchmark } from './charts.bench';
 import { runCheckBenchmark } from './check.bench';
 import { runClusterBenchmark } from './cluster.bench';
 import { runExtensionBenchmark } from './extension.bench';
@@ -21,6 +22,7 @@ interface Benchmark {
 
 const BENCHMARKS: readonly Benchmark[] = [
   { name: 'check', run: runCheckBenchmark },
+  { name: 'charts', run: runChartsBenchmark },
   { name: 'simulate', run: runSimulateBenchmark },
   { name: 'heap', run: runHeapBenchmark },
   { name: 'http', run: runHttpBenchmark },
