@@ -85,11 +85,11 @@ function snapshot(node: Node | undefined): string {
 function otherChanges(before: readonly RenderedDocument[], after: readonly RenderedDocument[], doc: number, path: string): string[] {
   const leaves = (docs: readonly RenderedDocument[]) => {
     const found = new Map<string, string>();
-    for (const d of docs) flatten(d.root, `${d.source}#${d.kind}#${d.ordinal}`, found);
+    for (const d of docs) flatten(d.root, `${d.source}#${d.kind}#${d.ordinal}|`, found);
     return found;
   };
   const own = before.find((d) => d.index === doc);
-  const ownPrefix = own ? `${own.source}#${own.kind}#${own.ordinal}/${path}` : '';
+  const ownPrefix = own ? `${own.source}#${own.kind}#${own.ordinal}|${path}` : '';
   const a = leaves(before);
   const b = leaves(after);
   const changed: string[] = [];
@@ -105,7 +105,8 @@ function flatten(node: Node | undefined, at: string, into: Map<string, string>, 
   if (isMap(node)) {
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '?';
-      flatten(pair.value as Node | undefined, `${at}${at.includes('/') ? '.' : '/'}${key}`, into, depth + 1);
+      // `|` ends the document's name (a helm source holds slashes); field paths join with dots, as findings write them.
+      flatten(pair.value as Node | undefined, `${at}${at.endsWith('|') ? '' : '.'}${key}`, into, depth + 1);
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => flatten(item as Node, `${at}[${i}]`, into, depth + 1));
