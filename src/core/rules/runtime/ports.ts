@@ -77,7 +77,7 @@ export const L03: ProbeRule = {
       {
         path: `${probe.path}.${target.relative}`,
         range: probeRange(probe, target.relative),
-        message: `port ${target.port} is not among the container's declared ports (${declared}); the probe still goes there, but check it is the port the app listens on`,
+        message: `the ${probe.type} probe's port ${target.port} is not among the container's declared ports (${declared}); the probe still goes there, but check it is the port the app listens on`,
       },
     ];
   },
