@@ -75,7 +75,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
   const files = [...new Set([...plain.files, ...rendered.files])];
   const findings = onceEach([...plain.findings, ...rendered.findings]);
   // stdout is one report on what was read; with nothing read, there is nothing to report.
-  if (files.length > 0) io.stdout(render(format, findings, files, io));
+  if (files.length > 0) io.stdout(render(format, findings, files, io, [...inputs.failures, ...rendered.failures]));
   return exitCode(findings, plain.unreadable + rendered.failed + inputs.failures.length);
 }
 
@@ -94,6 +94,8 @@ interface CheckedSources {
   readonly files: readonly string[];
   readonly findings: readonly Finding[];
   readonly failed: number;
+  /** The renders that failed, as said on stderr. */
+  readonly failures: readonly RenderFailure[];
   /** Template files checked as written, because no helm could render their chart (Y03 says how to turn rendering on). */
   readonly unrendered: readonly string[];
 }
@@ -109,6 +111,7 @@ async function checkSources(sources: readonly NamedSource[], options: Omit<Check
   const findings: Finding[] = [];
   const unrendered: string[] = [];
   let failed = 0;
+  const failures: RenderFailure[] = [];
   const missingSaid = new Set<NamedSource['source']['kind']>();
   results.forEach((result, i) => {
     const named = sources[i] as NamedSource;
@@ -126,10 +129,11 @@ async function checkSources(sources: readonly NamedSource[], options: Omit<Check
       return;
     }
     failed += 1;
+    failures.push(result.failure);
     // A failure placed in a file names the file; one that is not says which chart or overlay it is.
     io.stderr(`probe-lens: ${result.failure.file ? "" : `${named.name}: `}${failureText(result.failure, io.cwd)}\n`);
   });
-  return { files, findings, failed, unrendered };
+  return { files, findings, failed, failures, unrendered };
 }
 
 /**
@@ -243,12 +247,12 @@ function exitCode(findings: readonly Finding[], failures: number): number {
   return findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
-function render(format: Format, findings: readonly Finding[], files: readonly string[], io: CliIo): string {
+function render(format: Format, findings: readonly Finding[], files: readonly string[], io: CliIo, failures: readonly RenderFailure[]): string {
   switch (format) {
     case 'json':
       return formatJson(findings, files);
     case 'sarif':
-      return formatSarif(findings, io.version, io.cwd);
+      return formatSarif(findings, io.version, io.cwd, failures);
     case 'text':
       return formatText(findings, files, { color: io.color });
   }

@@ -10,7 +10,17 @@ const LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { error:
  * SARIF 2.1.0 as GitHub code scanning takes it: every rule in the driver, results pointing at
  * repository-relative files (`%SRCROOT%`), 1-based lines and UTF-16 columns.
  */
-export function formatSarif(findings: readonly Finding[], version: string, cwd: string): string {
+/** A render that failed, as SARIF reports a tool's own trouble: beside the results, never as one. */
+export interface ToolNotification {
+  readonly message: string;
+  /** Absolute, when the failure is placed in a file. */
+  readonly file?: string;
+  /** 0-based. */
+  readonly line?: number;
+  readonly character?: number;
+}
+
+export function formatSarif(findings: readonly Finding[], version: string, cwd: string, notifications: readonly ToolNotification[] = []): string {
   const rules = Array.from(RULE_INFO.values());
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const log = {
@@ -35,6 +45,29 @@ export function formatSarif(findings: readonly Finding[], version: string, cwd: 
             })),
           },
         },
+        // A chart that did not render is no finding, but a code-scanning page must not read as
+        // "nothing found" for it: SARIF's own place for that is the invocation's notifications.
+        invocations: [
+          {
+            executionSuccessful: notifications.length === 0,
+            toolExecutionNotifications: notifications.map((n) => ({
+              level: 'error',
+              message: { text: n.message },
+              ...(n.file
+                ? {
+                    locations: [
+                      {
+                        physicalLocation: {
+                          artifactLocation: artifact(n.file, cwd),
+                          ...(n.line !== undefined ? { region: { startLine: n.line + 1, ...(n.character !== undefined ? { startColumn: n.character + 1 } : {}) } } : {}),
+                        },
+                      },
+                    ],
+                  }
+                : {}),
+            })),
+          },
+        ],
         columnKind: 'utf16CodeUnits',
         originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : cwd + sep).href } },
         results: findings.map((finding) => ({
