@@ -48,7 +48,13 @@ for (const version of ['1.32', '1.29']) {
         const liveness = attempts.filter((l) => l['probe'] === 'liveness');
         assert.ok(liveness.length > 0);
         for (const attempt of liveness) assert.equal(attempt['output'], 'dial tcp 10.244.1.5:9090: connect: connection refused');
-        assert.ok(Number(readiness[0]?.['durationMs']) < 200, `an HTTP attempt waits for nothing after its answer: ${readiness[0]?.['durationMs']} ms`);
+        // An attempt that waited for something after its answer (a stream close that never comes)
+        // would last its whole timeout, 1 s, every time. The median against half of that: one slow
+        // attempt on a busy machine (the first took 282 ms in a clean run, against a bound of 200 ms)
+        // is not that bug.
+        const durations = readiness.map((a) => Number(a['durationMs'])).sort((a, b) => a - b);
+        const median = durations[durations.length >> 1] ?? Number.NaN;
+        assert.ok(median < 500, `an HTTP attempt waits for nothing after its answer: ${JSON.stringify(durations)} ms`);
         assert.ok(seen.every((s) => s.host === '10.244.1.5:8080' && s.agent === `kube-probe/${version}`), JSON.stringify(seen[0]));
         const predictions = lines.filter((l) => l.type === 'prediction');
         assert.equal(predictions[0]?.['message'], 'liveness would restart web now');
