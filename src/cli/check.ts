@@ -76,7 +76,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
   const findings = onceEach([...plain.findings, ...rendered.findings]);
   // stdout is one report on what was read; with nothing read, there is nothing to report.
   if (files.length > 0) io.stdout(render(format, findings, files, io, [...inputs.failures, ...rendered.failures]));
-  return exitCode(findings, plain.unreadable + rendered.failed + inputs.failures.length);
+  return exitCode(findings, plain.unreadable + rendered.failures.length + inputs.failures.length);
 }
 
 interface ChartFlags {
@@ -93,7 +93,6 @@ interface ChartFlags {
 interface CheckedSources {
   readonly files: readonly string[];
   readonly findings: readonly Finding[];
-  readonly failed: number;
   /** The renders that failed, as said on stderr. */
   readonly failures: readonly RenderFailure[];
   /** Template files checked as written, because no helm could render their chart (Y03 says how to turn rendering on). */
@@ -110,7 +109,6 @@ async function checkSources(sources: readonly NamedSource[], options: Omit<Check
   const files: string[] = [];
   const findings: Finding[] = [];
   const unrendered: string[] = [];
-  let failed = 0;
   const failures: RenderFailure[] = [];
   const missingSaid = new Set<NamedSource['source']['kind']>();
   results.forEach((result, i) => {
@@ -128,12 +126,11 @@ async function checkSources(sources: readonly NamedSource[], options: Omit<Check
       unrendered.push(...(named.source.kind === 'chart' ? templatesOf(named) : overlayResourcesOf(named)));
       return;
     }
-    failed += 1;
     failures.push(result.failure);
     // A failure placed in a file names the file; one that is not says which chart or overlay it is.
-    io.stderr(`probe-lens: ${result.failure.file ? "" : `${named.name}: `}${failureText(result.failure, io.cwd)}\n`);
+    io.stderr(`probe-lens: ${result.failure.file ? '' : `${named.name}: `}${failureText(result.failure, io.cwd)}\n`);
   });
-  return { files, findings, failed, failures, unrendered };
+  return { files, findings, failures, unrendered };
 }
 
 /**

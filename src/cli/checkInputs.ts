@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { RenderFailure } from '../core/render/failure';
+import { isDirectory } from '../core/render/files';
 import { type RenderSource, sameSource, sourceOfFile, sourcesInDirectory } from '../core/render/renderSource';
 
 /**
@@ -56,12 +56,4 @@ export function sortInputs(names: readonly string[], cwd: string): CheckInputs {
     add(source, name, extraValues);
   }
   return { plain, sources, failures };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,8 +1,9 @@
 import { join, relative } from 'node:path';
 import { type CheckOptions, checkTexts } from './check';
-import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome } from './render/failure';
+import { DEFAULT_RENDER_BOUNDS, inOriginal, type RenderBounds, type RenderOutcome } from './render/failure';
 import { copyChart, writeValuesFile } from './render/helm/chartCopy';
-import { chartOfTemplate, chartTree, chartValues, diskText, type ReadText, subchartPrefixes } from './render/helm/chartValues';
+import { diskText, type ReadText } from './render/files';
+import { chartOfTemplate, chartTree, chartValues, subchartPrefixes } from './render/helm/chartValues';
 import type { ChartRequest, Helm } from './render/helm/helm';
 import type { SourceText } from './render/placement/candidates';
 import { placeFindings } from './render/placement/place';
@@ -26,7 +27,8 @@ export interface ChartOptions extends Omit<CheckOptions, 'file'> {
   readonly signal?: AbortSignal;
 }
 
-export interface CheckedChart {
+/** A chart or an overlay, rendered and checked. */
+export interface CheckedRender {
   /** Each finding placed where it is fixed; `rendered` says where it is in the output. */
   readonly findings: readonly Finding[];
   /** The rendered output, as checked. */
@@ -40,7 +42,7 @@ export const DEFAULT_RELEASE = 'release-name';
  * Renders a chart with helm and checks the output as one set of manifests (a Service and the
  * Deployment it selects, together), then places every finding where the user fixes it.
  */
-export async function checkChart(root: string, options: ChartOptions): Promise<RenderOutcome<CheckedChart>> {
+export async function checkChart(root: string, options: ChartOptions): Promise<RenderOutcome<CheckedRender>> {
   const read: ReadText = (file) => options.unsaved?.get(file) ?? diskText(file);
   const minorVersion = options.minorVersion ?? 33;
   const request = (chartRoot: string, extraValues: readonly string[] = []): ChartRequest => ({
@@ -63,7 +65,7 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
       values = extraValues ? writeValuesFile(extraValues) : undefined;
       const valuesFiles = (options.valuesFiles ?? []).map((f) => (copy && !relative(root, f).startsWith('..') ? join(copy.root, relative(root, f)) : f));
       const outcome = await options.helm.template({ ...request(copy?.root ?? root), valuesFiles: [...valuesFiles, ...(values ? [values.file] : [])] }, bounds, options.signal);
-      return outcome.ok || !copy ? outcome : { ok: false, failure: inOriginal(outcome.failure, copy.root, root) };
+      return outcome.ok || !copy ? outcome : { ok: false, failure: inOriginal(outcome.failure, copy.original) };
     } catch (error) {
       return { ok: false, failure: { kind: 'unreadable', message: `the chart could not be copied to render it: ${error instanceof Error ? error.message : String(error)}`, file: root } };
     } finally {
@@ -96,11 +98,4 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
     sourceNoun: 'chart',
   });
   return { ok: true, value: { findings: placed, rendered: rendered.value } };
-}
-
-/** A failure helm placed in the copy is placed in the user's chart. */
-function inOriginal(failure: RenderFailure, copyRoot: string, root: string): RenderFailure {
-  if (!failure.file) return failure;
-  const inside = relative(copyRoot, failure.file);
-  return inside.startsWith('..') ? failure : { ...failure, file: join(root, inside) };
 }

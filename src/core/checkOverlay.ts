@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { type CheckOptions, checkTexts } from './check';
-import type { CheckedChart } from './checkChart';
-import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome } from './render/failure';
+import type { CheckedRender } from './checkChart';
+import { diskText, type ReadText } from './render/files';
+import { DEFAULT_RENDER_BOUNDS, inOriginal, type RenderBounds, type RenderOutcome } from './render/failure';
 import type { Kustomize } from './render/kustomize/kustomize';
 import { copyOverlay, type OverlayCopy } from './render/kustomize/overlayCopy';
 import { type OverlayGraph, readOverlayGraph } from './render/kustomize/overlayGraph';
@@ -26,8 +26,8 @@ export interface OverlayOptions extends Omit<CheckOptions, 'file'> {
  * every finding where the user fixes it: the literal in the resource file or the patch a proof
  * build showed to write the field, else the workload's line in its resource file.
  */
-export async function checkOverlay(root: string, options: OverlayOptions): Promise<RenderOutcome<CheckedChart>> {
-  const read = (file: string): string | undefined => options.unsaved?.get(file) ?? diskText(file);
+export async function checkOverlay(root: string, options: OverlayOptions): Promise<RenderOutcome<CheckedRender>> {
+  const read: ReadText = (file) => options.unsaved?.get(file) ?? diskText(file);
   const graphRead = readOverlayGraph(root, read);
   if (!graphRead.ok) return graphRead;
   const graph = graphRead.value;
@@ -42,7 +42,7 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
     try {
       copy = copyOverlay(graph, texts);
       const built = await build(copy.root);
-      return built.ok ? { ok: true, value: fromCopy(built.value, copy) } : { ok: false, failure: inOriginal(built.failure, copy) };
+      return built.ok ? { ok: true, value: fromCopy(built.value, copy) } : { ok: false, failure: inOriginal(built.failure, copy.original) };
     } catch (error) {
       return { ok: false, failure: { kind: 'unreadable', message: `the overlay could not be copied to build it: ${error instanceof Error ? error.message : String(error)}`, file: root } };
     } finally {
@@ -50,22 +50,26 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
     }
   };
 
-  const [built, origins] = await Promise.all([
-    buildWith(new Map(), (dir) => options.kustomize.build(dir, bounds, options.signal)),
-    buildWith(new Map(), (dir) => overlayOrigins(options.kustomize, dir, bounds, options.signal), (found, copy) => found.map((o) => originalOrigin(o, copy))),
-  ]);
+  const built = await buildWith(new Map(), (dir) => options.kustomize.build(dir, bounds, options.signal));
   if (!built.ok) return built;
   const renderedName = `${root} (rendered)`;
   const [findings = []] = checkTexts([{ file: renderedName, text: built.value }], options);
+  if (findings.length === 0) return { ok: true, value: { findings, rendered: built.value } };
+  // Where each document came from costs one more build: asked only when there is something to place.
+  const origins = await buildWith(new Map(), (dir) => overlayOrigins(options.kustomize, dir, bounds, options.signal), (found, copy) => found.map((o) => originalOrigin(o, copy)));
   const documents = renderedDocuments(built.value);
-  const originOf = (doc: RenderedDocument): DocumentOrigin | undefined => (origins.ok ? matchOrigin(origins.value, doc) : undefined);
+  const originByDoc = new Map<number, DocumentOrigin>();
+  for (const doc of documents) {
+    const origin = origins.ok ? matchOrigin(origins.value, doc) : undefined;
+    if (origin) originByDoc.set(doc.index, origin);
+  }
   const placed = await placeFindings({
     findings,
     renderedText: built.value,
     documents,
     values: new ValuesLayers([]),
     scopeOf: (doc) => {
-      const origin = originOf(doc);
+      const origin = originByDoc.get(doc.index);
       const text = origin?.file ? read(origin.file) : undefined;
       if (!origin?.file || text === undefined) return undefined;
       const template: SourceText = { role: 'resource', file: origin.file, text };
@@ -74,11 +78,11 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
     render: (changes) => buildWith(changes.templates, (dir) => options.kustomize.build(dir, bounds, options.signal)),
     sourceNoun: 'overlay',
   });
-  return { ok: true, value: { findings: placed.map((f) => withSource(f, origins, documents, root)), rendered: built.value } };
+  return { ok: true, value: { findings: placed.map((f) => withSource(f, originByDoc, root)), rendered: built.value } };
 }
 
 /** The patch files the kustomizations that changed the document apply, in the order applied. */
-function patchesFor(graph: OverlayGraph, origin: DocumentOrigin, read: (file: string) => string | undefined): SourceText[] {
+function patchesFor(graph: OverlayGraph, origin: DocumentOrigin, read: ReadText): SourceText[] {
   // kustomize applies a base's transformers before its overlay's: the deepest configuredIn first.
   return origin.configuredIn.flatMap((kustomization) =>
     (graph.patchesOf.get(kustomization) ?? []).flatMap((file) => {
@@ -98,26 +102,12 @@ function matchOrigin(origins: readonly DocumentOrigin[], doc: RenderedDocument):
 }
 
 /** kustomize writes no `# Source:`: the rendered location names the resource file instead, relative to the overlay. */
-function withSource(f: Finding, origins: RenderOutcome<DocumentOrigin[]>, documents: readonly RenderedDocument[], root: string): Finding {
-  if (!f.rendered || !origins.ok) return f;
-  const doc = documents.find((d) => d.index === f.rendered?.doc);
-  const origin = doc ? matchOrigin(origins.value, doc) : undefined;
-  if (!origin?.file) return f;
-  return { ...f, rendered: { ...f.rendered, source: relative(root, origin.file).split('\\').join('/') } };
+function withSource(f: Finding, originByDoc: ReadonlyMap<number, DocumentOrigin>, root: string): Finding {
+  const file = f.rendered ? originByDoc.get(f.rendered.doc)?.file : undefined;
+  if (!f.rendered || !file) return f;
+  return { ...f, rendered: { ...f.rendered, source: relative(root, file).split('\\').join('/') } };
 }
 
 function originalOrigin(origin: DocumentOrigin, copy: OverlayCopy): DocumentOrigin {
   return { ...origin, ...(origin.file ? { file: copy.original(origin.file) } : {}), configuredIn: origin.configuredIn.map((f) => copy.original(f)) };
-}
-
-function inOriginal(failure: RenderFailure, copy: OverlayCopy): RenderFailure {
-  return failure.file ? { ...failure, file: copy.original(failure.file) } : failure;
-}
-
-function diskText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -42,3 +42,19 @@ export interface RenderBounds {
 
 /** A render's output is checked whole, so it gets the manifest reader's own size bound. */
 export const DEFAULT_RENDER_BOUNDS: RenderBounds = { timeoutMs: 30_000, maxOutputBytes: DEFAULT_LIMITS.maxFileChars };
+
+/**
+ * A renderer that could not be started, in one sentence: which program, where it was looked for
+ * (a bare name on PATH, a path where the user said), why, and what follows (`consequence`).
+ */
+export function rendererMissing(program: string, path: string, error: unknown, consequence: string): RenderFailure {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = path.includes('/') || path.includes('\\') ? `at ${path}` : `on PATH (as "${path}")`;
+  const why = code === 'ENOENT' ? 'was not found' : code === 'EACCES' ? 'cannot be run (permission denied)' : `cannot be run (${error instanceof Error ? error.message : String(error)})`;
+  return { kind: 'renderer-missing', message: `${program} ${why} ${where}: ${consequence}` };
+}
+
+/** A failure the renderer placed in a temporary copy, placed in the user's file instead. */
+export function inOriginal(failure: RenderFailure, original: (path: string) => string): RenderFailure {
+  return failure.file ? { ...failure, file: original(failure.file) } : failure;
+}

@@ -1,6 +1,7 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RenderFailure } from './failure';
+import { isDirectory, isFile } from './files';
 
 /**
  * What a path on the command line (or an open file) is a part of: a Helm chart, a kustomize
@@ -94,20 +95,4 @@ export function sourcesInDirectory(dir: string): DirectorySources {
 
 export function sameSource(a: RenderSource, b: RenderSource): boolean {
   return a.kind === b.kind && a.root === b.root;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

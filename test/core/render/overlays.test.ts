@@ -211,3 +211,23 @@ describe('overlay failures, each at the line that causes it', () => {
     assert.match(outcome.failure.message, /was not found at .*no-kubectl: overlays are not built; install kubectl \(or kustomize\), or pass --kustomize PATH/);
   });
 });
+
+describe('M06: a proof build that fails is halved', () => {
+  test('M06: a JSON patch that a probe-key rename breaks costs that finding its proof, not the other documents theirs', async () => {
+    const api = BASE_DEPLOYMENT.replace(/web/g, 'api').replace('            timeoutSeconds: 3\n', '            timeoutSeconds: 30\n');
+    const web = BASE_DEPLOYMENT.replace('              path: /healthz\n', '              path: /ready\n').replace('            timeoutSeconds: 3\n', '');
+    const root = tree({
+      'base/kustomization.yaml': 'resources:\n  - web.yaml\n  - api.yaml\n',
+      'base/web.yaml': web,
+      'base/api.yaml': api,
+      // Renaming web's livenessProbe key (the proof of L14's place) leaves this patch no path to replace.
+      'overlays/prod/kustomization.yaml':
+        'resources:\n  - ../../base\npatches:\n  - target: {kind: Deployment, name: web}\n    patch: |-\n      - op: replace\n        path: /spec/template/spec/containers/0/livenessProbe/httpGet/path\n        value: /ready\n',
+    });
+    const findings = await checked(root, 'overlays/prod');
+    assert.deepEqual(places(root, findings.filter((f) => f.rule === 'L12' || f.rule === 'L14')).sort(), [
+      `L12 base/api.yaml:${lineOf(api, 'timeoutSeconds: 30')}:29 (resource)`,
+      'L14 base/web.yaml:2:1 (workload)',
+    ]);
+  });
+});

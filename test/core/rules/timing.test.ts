@@ -244,7 +244,7 @@ test('L13: liveness less tolerant: restarted before it leaves the Service\'s end
   const [finding] = findingsOf('L13', withService(yaml));
   assert.equal(
     finding?.message,
-    'liveness and readiness probe the same endpoint, and liveness gives up after 30 s of failures while readiness takes 60 s: an overloaded container is restarted before it is taken out of Service "web"\'s endpoints; give liveness a higher failureThreshold',
+    'liveness and readiness probe the same endpoint, and liveness gives up after 30 s of failures while readiness takes 60 s: an overloaded container is restarted before it is taken out of the endpoints of Service "web"; give liveness a higher failureThreshold',
   );
 });
 
@@ -260,7 +260,7 @@ test('L13: equal windows: taken out of the Service\'s endpoints and restarted at
   const yaml = probes(`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}\n  failureThreshold: 1\n  periodSeconds: 30`);
   assert.equal(
     findingsOf('L13', withService(yaml))[0]?.message,
-    'liveness and readiness probe the same endpoint and both give up after 30 s of failures: an overloaded container is taken out of Service "web"\'s endpoints and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold',
+    'liveness and readiness probe the same endpoint and both give up after 30 s of failures: an overloaded container is taken out of the endpoints of Service "web" and restarted at about the same moment, with no time to recover out of rotation; give liveness a higher failureThreshold',
   );
   assert.equal(
     findingsOf('L13', yaml)[0]?.message,
@@ -272,7 +272,7 @@ test('L14: names the Service whose endpoints the pod leaves, or says none among 
   const yaml = probes(`livenessProbe:\n  ${http()}`, `readinessProbe:\n  ${http()}`);
   assert.equal(
     findingsOf('L14', withService(yaml))[0]?.message,
-    'liveness is identical to readiness: the moment the app is too busy to answer it is both taken out of Service "web"\'s endpoints and restarted, which turns load into restarts; keep the endpoint but give liveness a higher failureThreshold',
+    'liveness is identical to readiness: the moment the app is too busy to answer it is both taken out of the endpoints of Service "web" and restarted, which turns load into restarts; keep the endpoint but give liveness a higher failureThreshold',
   );
   assert.equal(
     findingsOf('L14', yaml)[0]?.message,

@@ -490,7 +490,7 @@ test('L30: a Service whose targetPort names the container\'s port, and no readin
   assert.equal(finding && textAt(yaml, finding), 'web');
   assert.equal(
     finding?.message,
-    'Service "web" sends this container traffic on port http, but it has no readinessProbe: the kubelet reports it Ready the moment it starts, before the app listens, and it stays Ready whatever happens after, so requests reach it while it cannot answer; add a readinessProbe on the port it serves',
+    'Service "web" sends this container traffic on port "http", but it has no readinessProbe: the kubelet reports it Ready the moment it starts, before the app listens, and it stays Ready whatever happens after, so requests reach it while it cannot answer; add a readinessProbe on the port it serves',
   );
 });
 

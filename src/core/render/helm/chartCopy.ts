@@ -10,6 +10,8 @@ import { join, relative } from 'node:path';
  */
 export interface ChartCopy {
   readonly root: string;
+  /** A path in the copy → the user's file. */
+  original(path: string): string;
   dispose(): void;
 }
 
@@ -27,7 +29,14 @@ export function copyChart(root: string, replaced: ReadonlyMap<string, string>): 
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  return { root: copy, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    root: copy,
+    original: (path) => {
+      const inside = relative(copy, path);
+      return inside.startsWith('..') ? path : join(root, inside);
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A values object written where helm can read it as one more `-f` file (JSON is YAML). */

@@ -1,19 +1,9 @@
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readValuesLayer, type ValuesLayer, ValuesLayers } from '../placement/valuesLayers';
 import type { KeyPath } from '../placement/yamlTree';
+import type { ReadText } from '../files';
 import { type ChartFile, readChartFile } from './chartFile';
-
-/** A file's text: the editor's unsaved buffer when there is one, else the disk's; undefined when unreadable. */
-export type ReadText = (file: string) => string | undefined;
-
-export function diskText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /** A chart and its directory subcharts, each with the key its values sit under in the top chart's. */
 export interface ChartNode {

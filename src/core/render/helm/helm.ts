@@ -1,6 +1,7 @@
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { runBounded } from '../../base/boundedProcess';
-import { type RenderBounds, type RenderFailure, type RenderOutcome, DEFAULT_RENDER_BOUNDS } from '../failure';
+import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome, rendererMissing } from '../failure';
+import { isUrl } from '../files';
 import { readChartFile } from './chartFile';
 import { helmFailure } from './helmFailure';
 
@@ -75,7 +76,6 @@ export class Helm {
       env: this.env(),
       ...(signal ? { signal } : {}),
     });
-    const chart = readChartFile(request.root);
     switch (result.kind) {
       case 'notStarted':
         return { ok: false, failure: this.missing(result.error) };
@@ -84,7 +84,8 @@ export class Helm {
       case 'timedOut':
         return { ok: false, failure: { kind: 'timed-out', message: `helm template did not finish within ${bounds.timeoutMs / 1000} s (a template that loops, or a chart too large to render here)`, file: `${request.root}/Chart.yaml`, line: 0 } };
       case 'exited':
-        if (result.exitCode !== 0) return { ok: false, failure: helmFailure(result.stderr.toString('utf8') || result.stderrTail, chart, process.cwd()) };
+        // Chart.yaml is read only to place a failure (a dependency's line, helm's chart-relative paths).
+        if (result.exitCode !== 0) return { ok: false, failure: helmFailure(result.stderr.toString('utf8') || result.stderrTail, readChartFile(request.root), process.cwd()) };
         if (result.stdout.length > bounds.maxOutputBytes)
           return { ok: false, failure: { kind: 'too-large', message: `helm template printed more than ${Math.round(bounds.maxOutputBytes / 1024 / 1024)} MB: too large to check`, file: `${request.root}/Chart.yaml`, line: 0 } };
         return { ok: true, value: result.stdout.toString('utf8') };
@@ -108,10 +109,7 @@ export class Helm {
   }
 
   private missing(error: unknown): RenderFailure {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    const where = isAbsolute(this.config.path) || this.config.path.includes('/') ? `at ${this.config.path}` : `on PATH (as "${this.config.path}")`;
-    const why = code === 'ENOENT' ? 'was not found' : code === 'EACCES' ? 'cannot be run (permission denied)' : `cannot be run (${error instanceof Error ? error.message : String(error)})`;
-    return { kind: 'renderer-missing', message: `helm ${why} ${where}: charts are not rendered; install Helm 3 or 4, or ${this.config.namedBy}` };
+    return rendererMissing('helm', this.config.path, error, `charts are not rendered; install Helm 3 or 4, or ${this.config.namedBy}`);
   }
 }
 
@@ -127,11 +125,11 @@ export function parseHelmVersion(output: string): HelmVersion | undefined {
 
 /** Values helm would fetch (`-f https://…`): rendering never reaches the network. */
 function refusedValues(request: ChartRequest): RenderFailure | undefined {
-  const remote = request.valuesFiles.find((f) => /^[a-z][a-z0-9+.-]*:\/\//i.test(f));
+  const remote = request.valuesFiles.find(isUrl);
   if (!remote) return undefined;
   return { kind: 'refused', message: `values file ${remote} is a URL: Probe Lens renders offline; download it and pass the file` };
 }
 
 export function absoluteValuesFiles(files: readonly string[], cwd: string): string[] {
-  return files.map((f) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(f) ? f : resolve(cwd, f)));
+  return files.map((f) => (isUrl(f) ? f : resolve(cwd, f)));
 }

@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Scalar } from 'yaml';
 import type { Range } from '../../text/range';
+import { isUrl } from '../files';
 
 /**
  * What a kustomization file names on disk, each entry with where it is written: the bases and
@@ -93,7 +94,7 @@ export function readKustomizationFile(file: string, text: string): Kustomization
  * segment is a host (`github.com/org/repo/dir?ref=v1`), as kustomize's repospec reads them.
  */
 export function isRemoteReference(value: string): boolean {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^git::|^git@|^ssh:/i.test(value)) return true;
+  if (isUrl(value) || /^git::|^git@|^ssh:/i.test(value)) return true;
   if (/[?&](?:ref|version|timeout|submodules)=/.test(value)) return true;
   const first = value.split('/')[0] ?? '';
   return value.includes('/') && /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?$/i.test(first);

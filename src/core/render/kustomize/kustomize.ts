@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { basename, isAbsolute } from 'node:path';
+import { basename } from 'node:path';
 import { runBounded } from '../../base/boundedProcess';
-import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome } from '../failure';
+import { DEFAULT_RENDER_BOUNDS, type RenderBounds, type RenderFailure, type RenderOutcome, rendererMissing } from '../failure';
 import { kustomizationFile } from '../renderSource';
 
 /** Which program builds overlays, and how the user names another (for the sentence when it cannot run). */
@@ -54,11 +54,8 @@ export class Kustomize {
   }
 
   private missing(error: unknown): RenderFailure {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    const where = isAbsolute(this.config.path) || this.config.path.includes('/') ? `at ${this.config.path}` : `on PATH (as "${this.config.path}")`;
-    const why = code === 'ENOENT' ? 'was not found' : code === 'EACCES' ? 'cannot be run (permission denied)' : `cannot be run (${error instanceof Error ? error.message : String(error)})`;
     const program = /kustomize$/i.test(basename(this.config.path)) ? 'kustomize' : 'kubectl';
-    return { kind: 'renderer-missing', message: `${program} ${why} ${where}: overlays are not built; install kubectl (or kustomize), or ${this.config.namedBy}` };
+    return rendererMissing(program, this.config.path, error, `overlays are not built; install kubectl (or kustomize), or ${this.config.namedBy}`);
   }
 }
 

@@ -1,6 +1,7 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { RenderFailure, RenderOutcome } from '../failure';
+import { diskText, pathKind, type ReadText } from '../files';
 import { kustomizationFile } from '../renderSource';
 import { isRemoteReference, type KustomizationFile, readKustomizationFile } from './kustomizationFile';
 
@@ -27,7 +28,7 @@ export interface OverlayGraph {
 /** How deep bases may nest: kustomize has no limit, but a real overlay is a few levels deep. */
 const MAX_DEPTH = 32;
 
-export function readOverlayGraph(root: string, read: (file: string) => string | undefined = diskText): RenderOutcome<OverlayGraph> {
+export function readOverlayGraph(root: string, read: ReadText = diskText): RenderOutcome<OverlayGraph> {
   const kustomizations: KustomizationFile[] = [];
   const files = new Set<string>();
   const patchesOf = new Map<string, string[]>();
@@ -105,27 +106,10 @@ export function graphAncestor(graph: OverlayGraph): string {
   return ancestor;
 }
 
-function pathKind(path: string): 'file' | 'directory' | 'missing' {
-  try {
-    const stat = statSync(path);
-    return stat.isDirectory() ? 'directory' : 'file';
-  } catch {
-    return 'missing';
-  }
-}
-
 function realOf(path: string): string {
   try {
     return realpathSync(path);
   } catch {
     return resolve(path);
-  }
-}
-
-function diskText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
   }
 }

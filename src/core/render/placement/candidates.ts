@@ -1,9 +1,8 @@
-import { isMap, type Node } from 'yaml';
+import { isMap, LineCounter, type Node } from 'yaml';
 import type { Range } from '../../text/range';
-import type { PlacementTarget } from './target';
+import { lastKey, type PlacementTarget } from './target';
 import type { ValuesLayers, WrittenKey } from './valuesLayers';
 import { type KeyPath, keyPathText, nodeAt, type Traceable, traceable, walkTree } from './yamlTree';
-import { LineCounter } from 'yaml';
 
 /**
  * A place that may have written what a finding is about, each with the change that proves it:
@@ -98,7 +97,7 @@ function valueLeaves(target: Extract<PlacementTarget, { kind: 'value' }>, scope:
   for (const written of scope.values.written()) {
     if (!inScope(written.path, scope) || traceable(written.node) !== target.value) continue;
     const local = keyPathText(written.path.slice(scope.prefix.length));
-    const named = lastString(written.path) === target.key;
+    const named = lastKey(written.path) === target.key;
     if (!named && !read.has(local)) continue;
     const text = keyPathText(written.path);
     if (seen.has(text)) continue;
@@ -116,7 +115,7 @@ function valueMaps(target: Extract<PlacementTarget, { kind: 'probe' }>, scope: C
   const found: Candidate[] = [];
   for (const written of scope.values.written()) {
     if (!inScope(written.path, scope) || !isMap(written.node) || written.node.items.length === 0) continue;
-    if (lastString(written.path) !== target.key && !holdsOnlyWhatRendered(written, rendered)) continue;
+    if (lastKey(written.path) !== target.key && !holdsOnlyWhatRendered(written, rendered)) continue;
     const text = keyPathText(written.path);
     if (seen.has(text)) continue;
     seen.add(text);
@@ -195,9 +194,4 @@ function valuesReadBy(template: string): Set<string> {
   const found = new Set<string>();
   for (const match of template.matchAll(/\$?\.Values((?:\.[A-Za-z_]\w*)+)/g)) found.add((match[1] as string).slice(1));
   return found;
-}
-
-function lastString(path: KeyPath): string | undefined {
-  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
-  return undefined;
 }

@@ -116,16 +116,11 @@ function shows(target: Exclude<PlacementTarget, { kind: 'workload' }>, candidate
     case 'template-value':
       return target.kind === 'value' && traceable(throughRenamed(doc.root, target.path)) === candidate.sentinel;
     case 'values-map':
-      return target.kind === 'probe' && hasKey(probeNode(doc, target.path, target.key), candidate.sentinelKey);
+      return target.kind === 'probe' && hasKey(throughRenamed(doc.root, target.path), candidate.sentinelKey);
     case 'template-key':
       // The renamed key stands where the probe's was (in its container), or in the container itself.
       return target.kind === 'probe' ? hasKey(nodeAt(doc.root, target.path.slice(0, -1)), candidate.sentinelKey) : hasKey(nodeAt(doc.root, target.path), candidate.sentinelKey);
   }
-}
-
-/** The probe at `path`, under its own key or the one a template-key candidate renamed it to. */
-function probeNode(doc: RenderedDocument, path: KeyPath, _key: string): Node | undefined {
-  return throughRenamed(doc.root, path);
 }
 
 /**

@@ -64,7 +64,7 @@ export const L30: ContainerRule = {
       {
         path: container.path,
         range: containerRange(container, 'name'),
-        message: `${serviceName(first.service)}${reaching.length > 1 ? ` (and ${reaching.length - 1} more)` : ''} sends this container traffic on port ${target}, but it has no readinessProbe: ${when}, so requests reach it while it cannot answer; add a readinessProbe on the port it serves`,
+        message: `${serviceName(first.service)}${reaching.length > 1 ? ` (and ${reaching.length - 1} more)` : ''} sends this container traffic on port ${typeof target === 'string' ? `"${target}"` : target}, but it has no readinessProbe: ${when}, so requests reach it while it cannot answer; add a readinessProbe on the port it serves`,
       },
     ];
   },

@@ -152,7 +152,7 @@ function rotationOf(container: ContainerModel, context: RuleContext): { out: str
   const services = servicesSelecting(container.pod, context.services);
   const [first] = services;
   if (!first) return { out: 'marked unready', seen: false };
-  return { out: `taken out of ${services.length === 1 ? `${serviceName(first)}'s endpoints` : `the endpoints of ${services.length} Services`}`, seen: true };
+  return { out: `taken out of the endpoints of ${services.length === 1 ? serviceName(first) : `${services.length} Services`}`, seen: true };
 }
 
 export const L15: ContainerRule = {
