@@ -180,8 +180,15 @@ test(`the long run: ${SECONDS} s of exec, HTTP and TCP probes through kubectl pr
           const name = `${probe.container}/${probe.probe}`;
           // The attempts themselves, with the outages' times: what a failure was is the only way to tell
           // a cut the client mistook for an answer from a probe that really timed out on a starved machine.
-          const failed = attempts.filter((a) => a['container'] === probe.container && a['probe'] === probe.probe && a['outcome'] === 'failure');
-          assert.equal(probe.outcomes['failure'] ?? 0, 0, `${name}: a cut or a rollout is never a probe failure: ${JSON.stringify(probe.outcomes)}; failed: ${JSON.stringify(failed)}; outages at ${JSON.stringify(cutsAt)} s; rollout at ${rolledAt} s`);
+          const own = attempts.filter((a) => a['container'] === probe.container && a['probe'] === probe.probe);
+          const failed = own.filter((a) => a['outcome'] === 'failure');
+          // The one failure a rollout may bring is real: the old pod terminates, its app goes away
+          // under a readiness attempt in flight, and the kubelet's readiness worker keeps probing
+          // during termination (W5 step 7) — so the old container's last readiness attempt may fail
+          // (issue 20, run 21: `EOF` 251 ms into the attempt as the old pod was deleted). Any other is not.
+          const terminating = (a: (typeof own)[number]) => probe.probe === 'readiness' && !own.some((later) => later['containerId'] === a['containerId'] && (later['t'] as number) > (a['t'] as number));
+          const unexplained = failed.filter((a) => !terminating(a));
+          assert.equal(unexplained.length, 0, `${name}: a cut or a rollout is never a probe failure: ${JSON.stringify(probe.outcomes)}; failed: ${JSON.stringify(unexplained)}; outages at ${JSON.stringify(cutsAt.map((ms) => ms / 1000))} s; rollout at ${rolledAt} s`);
           // One attempt a period, all along, in each instance: none lost; readiness may add one per instance (the kubelet probes a not-ready container again at once, W13).
           assert.equal(probe.instances, 2, `${name}: the old pod's container and the new one's`);
           assert.ok(probe.attempts >= probe.expected && probe.attempts <= probe.expected + probe.instances, `${name}: ${probe.attempts} attempts for ${probe.expected} periods`);
