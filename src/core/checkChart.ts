@@ -1,13 +1,16 @@
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type CheckOptions, checkTexts } from './check';
 import { DEFAULT_RENDER_BOUNDS, inOriginal, type RenderBounds, type RenderOutcome } from './render/failure';
 import { copyChart, writeValuesFile } from './render/helm/chartCopy';
 import { diskText, type ReadText } from './render/files';
-import { chartOfTemplate, chartTree, chartValues, subchartPrefixes } from './render/helm/chartValues';
+import { type ChartNode, chartOfTemplate, chartTree, chartValues, subchartPrefixes } from './render/helm/chartValues';
 import type { ChartRequest, Helm } from './render/helm/helm';
 import type { SourceText } from './render/placement/candidates';
 import { placeFindings } from './render/placement/place';
 import type { ProofChanges } from './render/placement/proof';
+import type { ProofMemo } from './render/placement/proofMemo';
+import { type PlacedProbe, isProbeQuestion, probePlacesOf, probeQuestions } from './render/placement/probePlaces';
 import { renderedDocuments } from './render/renderedDocuments';
 import type { Finding } from './rules/types';
 
@@ -25,6 +28,10 @@ export interface ChartOptions extends Omit<CheckOptions, 'file'> {
   /** Unsaved texts by absolute path: rendered from a copy of the chart holding them. */
   readonly unsaved?: ReadonlyMap<string, string>;
   readonly signal?: AbortSignal;
+  /** Also place every probe (the editor's timing lenses), in the same proof render as the findings. */
+  readonly placeProbes?: boolean;
+  /** Proofs kept between renders of this chart (the editor's): a values edit then costs one render. */
+  readonly memo?: ProofMemo;
 }
 
 /** A chart or an overlay, rendered and checked. */
@@ -33,6 +40,8 @@ export interface CheckedRender {
   readonly findings: readonly Finding[];
   /** The rendered output, as checked. */
   readonly rendered: string;
+  /** Where each probe is written, when asked (`placeProbes`); probes placed only at their workload are absent. */
+  readonly probes: readonly PlacedProbe[];
 }
 
 /** The release name a chart is rendered with when none is given (helm's own examples use it). */
@@ -81,8 +90,10 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
   const tree = chartTree(root);
   const values = chartValues(tree, options.valuesFiles ?? [], read);
   const documents = renderedDocuments(rendered.value);
+  const questions = options.placeProbes ? probeQuestions(rendered.value, renderedName, minorVersion) : [];
+  options.memo?.use(JSON.stringify([request(root), templateTexts(tree, read)]));
   const placed = await placeFindings({
-    findings,
+    findings: [...findings, ...questions],
     renderedText: rendered.value,
     documents,
     values,
@@ -96,6 +107,34 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
     },
     render: (changes: ProofChanges) => renderWith(changes.templates, changes.values),
     sourceNoun: 'chart',
+    ...(options.memo ? { memo: options.memo } : {}),
   });
-  return { ok: true, value: { findings: placed, rendered: rendered.value } };
+  return { ok: true, value: { findings: placed.filter((f) => !isProbeQuestion(f)), rendered: rendered.value, probes: probePlacesOf(placed) } };
+}
+
+/**
+ * The texts of every template of the chart and its subcharts (helpers included): what decides a
+ * proof besides its candidates, so a change to any of them forgets the remembered proofs.
+ */
+function templateTexts(tree: ChartNode, read: ReadText): string[] {
+  const texts: string[] = [];
+  const visit = (dir: string, depth: number): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.endsWith('/')) {
+        if (depth < 8) visit(join(dir, name), depth + 1);
+      } else texts.push(name, read(join(dir, name)) ?? '');
+    }
+  };
+  const walk = (node: ChartNode): void => {
+    visit(join(node.chart.root, 'templates'), 0);
+    node.subcharts.forEach(walk);
+  };
+  walk(tree);
+  return texts;
 }

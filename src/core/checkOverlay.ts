@@ -9,8 +9,11 @@ import { type OverlayGraph, readOverlayGraph } from './render/kustomize/overlayG
 import { type DocumentOrigin, overlayOrigins } from './render/kustomize/origins';
 import type { SourceText } from './render/placement/candidates';
 import { placeFindings } from './render/placement/place';
+import type { ProofMemo } from './render/placement/proofMemo';
+import { isProbeQuestion, probePlacesOf, probeQuestions } from './render/placement/probePlaces';
 import { ValuesLayers } from './render/placement/valuesLayers';
 import { type RenderedDocument, renderedDocuments } from './render/renderedDocuments';
+import { isKustomizationFile } from './render/renderSource';
 import type { Finding } from './rules/types';
 
 export interface OverlayOptions extends Omit<CheckOptions, 'file'> {
@@ -19,6 +22,10 @@ export interface OverlayOptions extends Omit<CheckOptions, 'file'> {
   /** Unsaved texts by absolute path: built from a copy of the overlay holding them. */
   readonly unsaved?: ReadonlyMap<string, string>;
   readonly signal?: AbortSignal;
+  /** Also place every probe (the editor's timing lenses), in the same proof build as the findings. */
+  readonly placeProbes?: boolean;
+  /** Proofs kept between builds of this overlay (the editor's). */
+  readonly memo?: ProofMemo;
 }
 
 /**
@@ -54,7 +61,8 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
   if (!built.ok) return built;
   const renderedName = `${root} (rendered)`;
   const [findings = []] = checkTexts([{ file: renderedName, text: built.value }], options);
-  if (findings.length === 0) return { ok: true, value: { findings, rendered: built.value } };
+  const questions = options.placeProbes ? probeQuestions(built.value, renderedName, options.minorVersion ?? 33) : [];
+  if (findings.length + questions.length === 0) return { ok: true, value: { findings, rendered: built.value, probes: [] } };
   // Where each document came from costs one more build: asked only when there is something to place.
   const origins = await buildWith(new Map(), (dir) => overlayOrigins(options.kustomize, dir, bounds, options.signal), (found, copy) => found.map((o) => originalOrigin(o, copy)));
   const documents = renderedDocuments(built.value);
@@ -63,8 +71,9 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
     const origin = origins.ok ? matchOrigin(origins.value, doc) : undefined;
     if (origin) originByDoc.set(doc.index, origin);
   }
+  options.memo?.use(JSON.stringify([graph.root, graph.files.filter(isKustomizationFile).map((file) => [file, read(file) ?? ''])]));
   const placed = await placeFindings({
-    findings,
+    findings: [...findings, ...questions],
     renderedText: built.value,
     documents,
     values: new ValuesLayers([]),
@@ -77,9 +86,12 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
     },
     render: (changes) => buildWith(changes.templates, (dir) => options.kustomize.build(dir, bounds, options.signal)),
     sourceNoun: 'overlay',
+    ...(options.memo ? { memo: options.memo } : {}),
   });
-  return { ok: true, value: { findings: placed.map((f) => withSource(f, originByDoc, root)), rendered: built.value } };
+  const shown = placed.filter((f) => !isProbeQuestion(f)).map((f) => withSource(f, originByDoc, root));
+  return { ok: true, value: { findings: shown, rendered: built.value, probes: probePlacesOf(placed) } };
 }
+
 
 /** The patch files the kustomizations that changed the document apply, in the order applied. */
 function patchesFor(graph: OverlayGraph, origin: DocumentOrigin, read: ReadText): SourceText[] {

@@ -14,6 +14,11 @@ export type RenderSource =
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
+/** `kustomization.yaml`, `kustomization.yml` or `Kustomization`, in any folder. */
+export function isKustomizationFile(file: string): boolean {
+  return (KUSTOMIZATION_FILES as readonly string[]).includes(basename(file));
+}
+
 export function isChartRoot(dir: string): boolean {
   return isFile(join(dir, 'Chart.yaml'));
 }

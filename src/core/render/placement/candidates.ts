@@ -13,11 +13,19 @@ import { type KeyPath, keyPathText, nodeAt, type Traceable, traceable, walkTree 
  *  - a template line writing the probe's or the container's key: rename the key, see it renamed.
  * A candidate is a guess; only a proof (proof.ts) places a finding on it.
  */
-export type Candidate =
-  | { readonly id: number; readonly kind: 'values-leaf'; readonly path: KeyPath; readonly sentinel: Traceable }
-  | { readonly id: number; readonly kind: 'values-map'; readonly path: KeyPath; readonly sentinelKey: string; readonly sentinel: number }
-  | { readonly id: number; readonly kind: 'template-value'; readonly template: SourceText; readonly line: number; readonly range: Range; readonly sentinel: Traceable }
-  | { readonly id: number; readonly kind: 'template-key'; readonly template: SourceText; readonly line: number; readonly range: Range; readonly key: string; readonly sentinelKey: string };
+export type Candidate = CandidatePlace &
+  (
+    | { readonly kind: 'values-leaf'; readonly path: KeyPath; readonly sentinel: Traceable }
+    | { readonly kind: 'values-map'; readonly path: KeyPath; readonly sentinelKey: string; readonly sentinel: number }
+    | { readonly kind: 'template-value'; readonly template: SourceText; readonly line: number; readonly range: Range; readonly sentinel: Traceable }
+    | { readonly kind: 'template-key'; readonly template: SourceText; readonly line: number; readonly range: Range; readonly key: string; readonly sentinelKey: string }
+  );
+
+interface CandidatePlace {
+  readonly id: number;
+  /** The place, the same in every render of the chart (`leaf:probe.periodSeconds`, `key:FILE:12`): what a proof is remembered by. */
+  readonly place: string;
+}
 
 /**
  * A file that writes a rendered document as literal text, with its text (the editor's unsaved
@@ -102,8 +110,9 @@ function valueLeaves(target: Extract<PlacementTarget, { kind: 'value' }>, scope:
     const text = keyPathText(written.path);
     if (seen.has(text)) continue;
     seen.add(text);
-    const id = ids.take(`leaf:${text}`);
-    found.push({ id, kind: 'values-leaf', path: written.path, sentinel: sentinelFor(target.value, id) });
+    const place = `leaf:${text}`;
+    const id = ids.take(place);
+    found.push({ id, place, kind: 'values-leaf', path: written.path, sentinel: sentinelFor(target.value, id) });
   }
   return found;
 }
@@ -119,8 +128,9 @@ function valueMaps(target: Extract<PlacementTarget, { kind: 'probe' }>, scope: C
     const text = keyPathText(written.path);
     if (seen.has(text)) continue;
     seen.add(text);
-    const id = ids.take(`map:${text}`);
-    found.push({ id, kind: 'values-map', path: written.path, sentinelKey: `probeLensProof${id}`, sentinel: numberSentinel(id) });
+    const place = `map:${text}`;
+    const id = ids.take(place);
+    found.push({ id, place, kind: 'values-map', path: written.path, sentinelKey: `probeLensProof${id}`, sentinel: numberSentinel(id) });
   }
   return found;
 }
@@ -153,8 +163,9 @@ function templateValues(target: Extract<PlacementTarget, { kind: 'value' }>, sco
       const literal = match[5] as string;
       if (literalValue(literal) !== target.value) return;
       const start = (match[1] as string).length + (match[2] as string).length * 2 + (match[3] as string).length + (match[4] as string).length;
-      const id = ids.take(`value:${source.file}:${line}`);
-      found.push({ id, kind: 'template-value', template: source, line, range: { start: { line, character: start }, end: { line, character: start + literal.length } }, sentinel: sentinelFor(target.value, id) });
+      const place = `value:${source.file}:${line}`;
+      const id = ids.take(place);
+      found.push({ id, place, kind: 'template-value', template: source, line, range: { start: { line, character: start }, end: { line, character: start + literal.length } }, sentinel: sentinelFor(target.value, id) });
     });
   }
   return found;
@@ -168,8 +179,9 @@ function templateKeys(key: string, scope: CandidateScope, ids: CandidateIds, lea
       const match = new RegExp(`${lead.source}${key}(?=\\s*:)`).exec(text);
       if (!match || /\{\{/.test(text.slice(0, match.index + match[0].length))) return;
       const start = match[0].length - key.length;
-      const id = ids.take(`key:${source.file}:${line}`);
-      found.push({ id, kind: 'template-key', template: source, line, range: { start: { line, character: start }, end: { line, character: start + key.length } }, key, sentinelKey: `${key}PlProof${id}` });
+      const place = `key:${source.file}:${line}`;
+      const id = ids.take(place);
+      found.push({ id, place, kind: 'template-key', template: source, line, range: { start: { line, character: start }, end: { line, character: start + key.length } }, key, sentinelKey: `${key}PlProof${id}` });
     });
   }
   return found;

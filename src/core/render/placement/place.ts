@@ -3,6 +3,7 @@ import type { Range } from '../../text/range';
 import type { RenderedDocument } from '../renderedDocuments';
 import { type Candidate, CandidateIds, candidatesFor, type CandidateScope, type SourceText } from './candidates';
 import { type ProofRender, prove } from './proof';
+import type { ProofMemo } from './proofMemo';
 import { type PlacementTarget, targetOf } from './target';
 import type { ValuesLayers } from './valuesLayers';
 import { keyPathText, nodeAt } from './yamlTree';
@@ -24,6 +25,8 @@ export interface PlacementInput {
   readonly render: ProofRender;
   /** What the user edits, in the fallback's sentence: "the chart", "the overlay". */
   readonly sourceNoun: 'chart' | 'overlay';
+  /** Proofs of earlier renders of the same chart or overlay (the editor's), already in this render's context. */
+  readonly memo?: ProofMemo;
 }
 
 export async function placeFindings(input: PlacementInput): Promise<Finding[]> {
@@ -39,6 +42,7 @@ export async function placeFindings(input: PlacementInput): Promise<Finding[]> {
     asked.flatMap((a) => (a.target && a.candidates.length > 0 ? [{ target: a.target, candidates: a.candidates }] : [])),
     input.values,
     input.render,
+    input.memo,
   );
   return asked.map(({ finding, doc, scope, target }) => {
     if (!doc || !scope?.template || !target) return finding;

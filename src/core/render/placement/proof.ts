@@ -2,6 +2,7 @@ import { isMap, isScalar, type Node, type YAMLMap } from 'yaml';
 import type { RenderOutcome } from '../failure';
 import { type RenderedDocument, renderedDocuments, sameRenderedDocument } from '../renderedDocuments';
 import type { Candidate } from './candidates';
+import type { ProofMemo } from './proofMemo';
 import type { PlacementTarget } from './target';
 import type { ValuesLayers } from './valuesLayers';
 import { type KeyPath, nodeAt, traceable } from './yamlTree';
@@ -33,9 +34,22 @@ function renderBudget(targets: number): number {
   return 3 + 2 * Math.ceil(Math.log2(targets + 1));
 }
 
-/** Candidate id → proven, for the targets given; unproven candidates are absent. */
-export async function prove(targets: readonly { target: PlacementTarget; candidates: readonly Candidate[] }[], values: ValuesLayers, render: ProofRender): Promise<Map<PlacementTarget, Candidate>> {
+/**
+ * Target → the candidate proven to write it, for the targets given; unproven targets are absent.
+ * Targets the memo remembers (same candidates, same templates) are not rendered again.
+ */
+export async function prove(
+  asked: readonly { target: PlacementTarget; candidates: readonly Candidate[] }[],
+  values: ValuesLayers,
+  render: ProofRender,
+  memo?: ProofMemo,
+): Promise<Map<PlacementTarget, Candidate>> {
   const proven = new Map<PlacementTarget, Candidate>();
+  const targets: typeof asked = asked.filter(({ target, candidates }) => {
+    const recalled = memo?.recall(target, candidates);
+    if (recalled) proven.set(target, recalled);
+    return recalled === undefined;
+  });
   let budget = renderBudget(targets.length);
   const attempt = async (group: readonly { target: PlacementTarget; candidates: readonly Candidate[] }[]): Promise<void> => {
     const candidates = group.flatMap((g) => g.candidates);
@@ -47,6 +61,9 @@ export async function prove(targets: readonly { target: PlacementTarget; candida
       for (const { target, candidates: own } of group) {
         const winner = readProof(target, own, documents);
         if (winner) proven.set(target, winner);
+        // Remembered against all of the target's candidates (a halving tries some of them), once decided.
+        const all = targets.find((t) => t.target === target)?.candidates ?? own;
+        if (winner || all.length === own.length) memo?.remember(target, all, winner);
       }
       return;
     }
