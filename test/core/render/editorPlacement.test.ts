@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkChart } from '../../../src/core/checkChart';
+import { checkOverlay } from '../../../src/core/checkOverlay';
 import { Helm } from '../../../src/core/render/helm/helm';
+import { Kustomize } from '../../../src/core/render/kustomize/kustomize';
 import { ProofMemo } from '../../../src/core/render/placement/proofMemo';
 import type { Finding } from '../../../src/core/rules/types';
 import { helmCreateChart, lineOf, replaceOnce } from '../../helpers/charts';
-import { helms } from '../../helpers/renderers';
+import { helms, renderers } from '../../helpers/renderers';
+import { scratchDir } from '../../helpers/scratch';
 
 /** A real helm, its `template` runs counted (what a proof render costs is a second one). */
 function countedHelm(path: string): { helm: Helm; renders: () => number } {
@@ -86,3 +89,38 @@ for (const { label, path } of helms()) {
     });
   });
 }
+
+describe("the editor's renders of an overlay", () => {
+  /** A base with two probes and a prod overlay whose patch rewrites one: the fixture workspace's shape. */
+  function overlay(): string {
+    const root = scratchDir('probe-lens-overlay-places-');
+    const probe = (key: string, path: string) => `          ${key}:\n            httpGet:\n              path: ${path}\n              port: http\n`;
+    const files: Record<string, string> = {
+      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'base/deployment.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - name: api\n          image: example/api:1.0\n          ports:\n            - name: http\n              containerPort: 8080\n${probe('readinessProbe', '/ready')}${probe('livenessProbe', '/healthz')}`,
+      'prod/kustomization.yaml': 'resources:\n  - ../base\npatches:\n  - path: probes.yaml\n',
+      'prod/probes.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  template:\n    spec:\n      containers:\n        - name: api\n          livenessProbe:\n            successThreshold: 3\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  }
+
+  test('M08: a probe a patch rewrites is placed on the patch\'s key, one only the base writes on the base\'s — and asking where probes are moves no finding', async () => {
+    const root = overlay();
+    const kustomize = new Kustomize({ path: renderers().kubectl, namedBy: '' });
+    const withProbes = await checkOverlay(join(root, 'prod'), { kustomize, placeProbes: true, memo: new ProofMemo() });
+    const without = await checkOverlay(join(root, 'prod'), { kustomize });
+    assert.ok(withProbes.ok && without.ok);
+    // Both keys of the liveness probe were renamed in one proof render: its successThreshold was
+    // found under either (it used to fall back to the workload's line).
+    assert.deepEqual(places(root, withProbes.value.findings), ['P12 prod/probes.yaml:11:31 (patch)']);
+    assert.deepEqual(places(root, withProbes.value.findings), places(root, without.value.findings));
+    assert.deepEqual(
+      withProbes.value.probes.map((p) => `${p.type} ${p.file.slice(root.length + 1)}:${p.range.start.line + 1} (${p.placed})`).sort(),
+      ['liveness prod/probes.yaml:10 (patch)', 'readiness base/deployment.yaml:18 (resource)'],
+    );
+  });
+});

@@ -122,7 +122,11 @@ function readProof(target: PlacementTarget, candidates: readonly Candidate[], do
   // proofs: the values map is where its fields are changed, the key only where it is placed.
   const best = Math.min(...winners.map((w) => PREFERENCE[w.kind]));
   const preferred = winners.filter((w) => PREFERENCE[w.kind] === best);
-  return preferred.length === 1 ? preferred[0] : undefined;
+  if (preferred.length === 1) return preferred[0];
+  // A probe an overlay's base writes and one patch rewrites shows both keys' proofs: the patch is
+  // the overlay's own say on it, and what its build applies last.
+  const patches = preferred.filter((w) => w.kind === 'template-key' && w.template.role === 'patch');
+  return patches.length === 1 && preferred.every((w) => w.kind === 'template-key') ? patches[0] : undefined;
 }
 
 const PREFERENCE: Readonly<Record<Candidate['kind'], number>> = { 'values-leaf': 0, 'values-map': 0, 'template-value': 1, 'template-key': 2 };
@@ -131,9 +135,9 @@ function shows(target: Exclude<PlacementTarget, { kind: 'workload' }>, candidate
   switch (candidate.kind) {
     case 'values-leaf':
     case 'template-value':
-      return target.kind === 'value' && traceable(throughRenamed(doc.root, target.path)) === candidate.sentinel;
+      return target.kind === 'value' && nodesThroughRenamed(doc.root, target.path).some((node) => traceable(node) === candidate.sentinel);
     case 'values-map':
-      return target.kind === 'probe' && hasKey(throughRenamed(doc.root, target.path), candidate.sentinelKey);
+      return target.kind === 'probe' && nodesThroughRenamed(doc.root, target.path).some((node) => hasKey(node, candidate.sentinelKey));
     case 'template-key':
       // The renamed key stands where the probe's was (in its container), or in the container itself.
       return target.kind === 'probe' ? hasKey(nodeAt(doc.root, target.path.slice(0, -1)), candidate.sentinelKey) : hasKey(nodeAt(doc.root, target.path), candidate.sentinelKey);
@@ -143,21 +147,25 @@ function shows(target: Exclude<PlacementTarget, { kind: 'workload' }>, candidate
 /**
  * `nodeAt`, where a key a template-key candidate renamed in the same render (`livenessProbe` →
  * `livenessProbePlProof4`) still leads to its value: the other candidates' proofs lie beneath it.
+ * Every branch is followed: an overlay's base and its patch both write the probe's key, and with
+ * both renamed (or only one) the field may sit under either — the proof is wherever it shows.
  */
-function throughRenamed(root: Node | undefined, path: KeyPath): Node | undefined {
-  let node: Node | undefined = root;
+function nodesThroughRenamed(root: Node | undefined, path: KeyPath): Node[] {
+  let nodes: Node[] = root ? [root] : [];
   for (const segment of path) {
-    if (typeof segment === 'number' || !isMap(node)) {
-      node = nodeAt(node, [segment]);
-    } else {
+    nodes = nodes.flatMap((node) => {
+      if (typeof segment === 'number' || !isMap(node)) {
+        const next = nodeAt(node, [segment]);
+        return next ? [next] : [];
+      }
       const map: YAMLMap = node;
-      const direct = map.get(segment, true) as Node | undefined;
-      const renamed = direct ? undefined : map.items.find((pair) => isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.value.startsWith(`${segment}PlProof`));
-      node = direct ?? ((renamed?.value ?? undefined) as Node | undefined);
-    }
-    if (node === undefined || node === null) return undefined;
+      return map.items
+        .filter((pair) => isScalar(pair.key) && (pair.key.value === segment || (typeof pair.key.value === 'string' && pair.key.value.startsWith(`${segment}PlProof`))))
+        .flatMap((pair) => (pair.value === null || pair.value === undefined ? [] : [pair.value as Node]));
+    });
+    if (nodes.length === 0) break;
   }
-  return node;
+  return nodes;
 }
 
 function hasKey(node: Node | undefined, key: string): boolean {
