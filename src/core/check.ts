@@ -30,16 +30,22 @@ export function checkText(text: string, options: CheckOptions): Finding[] {
  */
 export function checkTexts(files: readonly CheckedText[], options: Omit<CheckOptions, 'file'>): Finding[][] {
   const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
-  const manifests = files.map(({ text }) => parseManifest(text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) }));
-  const services = manifests.map((manifest) => servicesOf(manifest.documents));
-  return manifests.map((manifest, i) =>
+  const parsed = files.map((file) => ({ ...file, manifest: parseManifest(file.text, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) }) }));
+  return checkManifests(parsed, options);
+}
+
+/** `checkTexts` for manifests already parsed (with the same minor version): a render's, whose probes are also placed. */
+export function checkManifests(files: readonly (Omit<CheckedText, 'text'> & { readonly manifest: Manifest })[], options: Omit<CheckOptions, 'file' | 'limits'>): Finding[][] {
+  const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
+  const services = files.map(({ manifest }) => servicesOf(manifest.documents));
+  return files.map(({ file, manifest, renderingHint }, i) =>
     checkManifest(manifest, {
-      file: (files[i] as { file: string }).file,
+      file,
       ...(options.disabledRules ? { disabledRules: options.disabledRules } : {}),
       context: {
         minorVersion,
         ...(options.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: options.expectedStartupSeconds } : {}),
-        ...((files[i] as CheckedText).renderingHint ? { renderingHint: (files[i] as CheckedText).renderingHint } : {}),
+        ...(renderingHint ? { renderingHint } : {}),
         // The other files' Services; checkManifest adds the file's own.
         services: services.flatMap((own, j) => (j === i ? [] : own)),
       },

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type CheckOptions, checkTexts } from './check';
+import { type CheckOptions, checkManifests } from './check';
+import { DEFAULT_MINOR_VERSION, type Manifest, parseManifest } from './manifest';
 import { DEFAULT_RENDER_BOUNDS, inOriginal, type RenderBounds, type RenderOutcome } from './render/failure';
 import { copyChart, writeValuesFile } from './render/helm/chartCopy';
 import { diskText, type ReadText } from './render/files';
@@ -38,8 +39,9 @@ export interface ChartOptions extends Omit<CheckOptions, 'file'> {
 export interface CheckedRender {
   /** Each finding placed where it is fixed; `rendered` says where it is in the output. */
   readonly findings: readonly Finding[];
-  /** The rendered output, as checked. */
+  /** The rendered output, as checked, and as parsed for it (for the editor's lenses and hovers). */
   readonly rendered: string;
+  readonly manifest: Manifest;
   /** Where each probe is written, when asked (`placeProbes`); probes placed only at their workload are absent. */
   readonly probes: readonly PlacedProbe[];
 }
@@ -53,7 +55,7 @@ export const DEFAULT_RELEASE = 'release-name';
  */
 export async function checkChart(root: string, options: ChartOptions): Promise<RenderOutcome<CheckedRender>> {
   const read: ReadText = (file) => options.unsaved?.get(file) ?? diskText(file);
-  const minorVersion = options.minorVersion ?? 33;
+  const minorVersion = options.minorVersion ?? DEFAULT_MINOR_VERSION;
   const request = (chartRoot: string, extraValues: readonly string[] = []): ChartRequest => ({
     root: chartRoot,
     release: options.release ?? DEFAULT_RELEASE,
@@ -86,11 +88,12 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
   const rendered = await renderWith(new Map());
   if (!rendered.ok) return rendered;
   const renderedName = `${root} (rendered)`;
-  const [findings = []] = checkTexts([{ file: renderedName, text: rendered.value }], options);
+  const manifest = parseManifest(rendered.value, { minorVersion, ...(options.limits ? { limits: options.limits } : {}) });
+  const [findings = []] = checkManifests([{ file: renderedName, manifest }], options);
   const tree = chartTree(root);
   const values = chartValues(tree, options.valuesFiles ?? [], read);
   const documents = renderedDocuments(rendered.value);
-  const questions = options.placeProbes ? probeQuestions(rendered.value, renderedName, minorVersion) : [];
+  const questions = options.placeProbes ? probeQuestions(manifest, renderedName) : [];
   options.memo?.use(JSON.stringify([request(root), templateTexts(tree, read)]));
   const placed = await placeFindings({
     findings: [...findings, ...questions],
@@ -109,7 +112,7 @@ export async function checkChart(root: string, options: ChartOptions): Promise<R
     sourceNoun: 'chart',
     ...(options.memo ? { memo: options.memo } : {}),
   });
-  return { ok: true, value: { findings: placed.filter((f) => !isProbeQuestion(f)), rendered: rendered.value, probes: probePlacesOf(placed) } };
+  return { ok: true, value: { findings: placed.filter((f) => !isProbeQuestion(f)), rendered: rendered.value, manifest, probes: probePlacesOf(placed) } };
 }
 
 /**

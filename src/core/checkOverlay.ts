@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
-import { type CheckOptions, checkTexts } from './check';
+import { type CheckOptions, checkManifests } from './check';
+import { DEFAULT_MINOR_VERSION, parseManifest } from './manifest';
 import type { CheckedRender } from './checkChart';
 import { diskText, type ReadText } from './render/files';
 import { DEFAULT_RENDER_BOUNDS, inOriginal, type RenderBounds, type RenderOutcome } from './render/failure';
@@ -60,9 +61,10 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
   const built = await buildWith(new Map(), (dir) => options.kustomize.build(dir, bounds, options.signal));
   if (!built.ok) return built;
   const renderedName = `${root} (rendered)`;
-  const [findings = []] = checkTexts([{ file: renderedName, text: built.value }], options);
-  const questions = options.placeProbes ? probeQuestions(built.value, renderedName, options.minorVersion ?? 33) : [];
-  if (findings.length + questions.length === 0) return { ok: true, value: { findings, rendered: built.value, probes: [] } };
+  const manifest = parseManifest(built.value, { minorVersion: options.minorVersion ?? DEFAULT_MINOR_VERSION, ...(options.limits ? { limits: options.limits } : {}) });
+  const [findings = []] = checkManifests([{ file: renderedName, manifest }], options);
+  const questions = options.placeProbes ? probeQuestions(manifest, renderedName) : [];
+  if (findings.length + questions.length === 0) return { ok: true, value: { findings, rendered: built.value, manifest, probes: [] } };
   // Where each document came from costs one more build: asked only when there is something to place.
   const origins = await buildWith(new Map(), (dir) => overlayOrigins(options.kustomize, dir, bounds, options.signal), (found, copy) => found.map((o) => originalOrigin(o, copy)));
   const documents = renderedDocuments(built.value);
@@ -89,7 +91,7 @@ export async function checkOverlay(root: string, options: OverlayOptions): Promi
     ...(options.memo ? { memo: options.memo } : {}),
   });
   const shown = placed.filter((f) => !isProbeQuestion(f)).map((f) => withSource(f, originByDoc, root));
-  return { ok: true, value: { findings: shown, rendered: built.value, probes: probePlacesOf(placed) } };
+  return { ok: true, value: { findings: shown, rendered: built.value, manifest, probes: probePlacesOf(placed) } };
 }
 
 

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, rm, statSync } from 'node:fs';
 
 /**
  * The file system as rendering reads it: a chart's or an overlay's files, each read leniently
@@ -30,4 +30,13 @@ export const isDirectory = (path: string): boolean => pathKind(path) === 'direct
 /** `https://…`, `oci://…`: what a renderer would fetch rather than read (a Windows `C:\` path has no `//`). */
 export function isUrl(value: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
+}
+
+/**
+ * A temporary folder removed off the render's path: the result is not held up by the unlinking
+ * (the editor renders on every pause in typing), and a pending removal keeps a command-line run
+ * alive until it is done.
+ */
+export function removeLater(dir: string): void {
+  rm(dir, { recursive: true, force: true }, () => undefined);
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { isMap, isScalar, type Node, parse, parseAllDocuments } from 'yaml';
 import type { RenderBounds, RenderOutcome } from '../failure';
+import { removeLater } from '../files';
 import type { Kustomize } from './kustomize';
 
 /**
@@ -32,7 +33,7 @@ export async function overlayOrigins(kustomize: Kustomize, overlayDir: string, b
     if (!built.ok) return built;
     return { ok: true, value: parseAllDocuments(built.value).flatMap((doc) => (doc.contents ? [originOf(doc.contents as Node, wrapper)] : [])) };
   } finally {
-    rmSync(wrapper, { recursive: true, force: true });
+    removeLater(wrapper);
   }
 }
 

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { removeLater } from '../files';
 import { graphAncestor, type OverlayGraph } from './overlayGraph';
 
 /**
@@ -40,6 +41,6 @@ export function copyOverlay(graph: OverlayGraph, replaced: ReadonlyMap<string, s
       const inside = relative(mirror, path);
       return inside.startsWith('..') ? path : join(ancestor, inside);
     },
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
+    dispose: () => removeLater(dir),
   };
 }

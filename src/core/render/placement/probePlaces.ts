@@ -1,4 +1,4 @@
-import { type ProbeType, parseManifest } from '../../manifest';
+import type { Manifest, ProbeType } from '../../manifest';
 import type { Finding, RenderedLocation } from '../../rules/types';
 import type { Range } from '../../text/range';
 
@@ -25,8 +25,8 @@ export interface PlacedProbe {
 const PROBE_QUESTION = 'probe-place';
 
 /** One finding-shaped question per probe in the rendered output: "where is this probe written?". */
-export function probeQuestions(renderedText: string, renderedName: string, minorVersion: number): Finding[] {
-  return parseManifest(renderedText, { minorVersion }).documents.flatMap((document) =>
+export function probeQuestions(rendered: Manifest, renderedName: string): Finding[] {
+  return rendered.documents.flatMap((document) =>
     document.podSpecs.flatMap((pod) =>
       pod.containers.flatMap((container) =>
         container.probes.map((probe) => ({
