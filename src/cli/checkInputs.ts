@@ -1,12 +1,13 @@
 import { basename, resolve } from 'node:path';
 import type { RenderFailure } from '../core/render/failure';
 import { isDirectory } from '../core/render/files';
+import { overlayPatching } from '../core/render/kustomize/overlayGraph';
 import { type RenderSource, sameSource, sourceOfFile, sourcesInDirectory } from '../core/render/renderSource';
 
 /**
  * The command line's paths sorted into what is checked as written (plain manifests, `-`) and what
- * is rendered first (charts, overlays). A chart named several ways (its folder, its values.yaml,
- * a template) is rendered once; a `values-*.yaml` named beside its Chart.yaml is one more `-f`.
+ * is rendered first (charts, overlays, and the overlay of a patch named on its own). A chart named
+ * several ways (its folder, its values.yaml, a template) is rendered once; a `values-*.yaml` named beside its Chart.yaml is one more `-f`.
  */
 export interface CheckInputs {
   readonly plain: readonly string[];
@@ -47,7 +48,8 @@ export function sortInputs(names: readonly string[], cwd: string): CheckInputs {
       else failures.push(found.failure);
       continue;
     }
-    const source = sourceOfFile(path);
+    const patched = overlayPatching(path);
+    const source = sourceOfFile(path) ?? (patched ? { kind: 'overlay' as const, root: patched } : undefined);
     if (!source) {
       plain.push(name);
       continue;

@@ -90,3 +90,17 @@ test('R09: no helm: one line on stderr, and the templates checked as written say
   assert.match(result.stderr, /^probe-lens: helm was not found at .*no-helm: charts are not rendered; install Helm 3 or 4, or pass --helm PATH\n$/);
   assert.match(result.stdout, /Y03 +document not checked: it is a Helm template .*Probe Lens renders its chart and checks the output once it can run helm \(none at .*no-helm; install Helm 3 or 4, or pass --helm PATH\)/);
 });
+
+test('E09: a patch named on its own is checked as its overlay builds it — the merged probe, not the fragment (no false "no handler")', () => {
+  const { dir } = monorepo();
+  writeFileSync(join(dir, 'deploy/prod/kustomization.yaml'), 'resources:\n  - ../base\npatches:\n  - path: probes.yaml\n');
+  writeFileSync(join(dir, 'deploy/prod/probes.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n    - name: web\n      livenessProbe:\n        successThreshold: 3\n');
+  const result = run(dir, ['deploy/prod/probes.yaml', '--format', 'json']);
+  assert.equal(result.code, 1, result.stderr);
+  const findings = (JSON.parse(result.stdout) as { findings: { rule: string; file: string; range: { start: { line: number } } }[] }).findings;
+  assert.deepEqual(findings.filter((f) => f.file === 'deploy/prod/probes.yaml').map((f) => `${f.rule}:${f.range.start.line + 1}`), ['P12:9']);
+  // Beside a kustomization that does not name it, a file is a manifest of its own.
+  writeFileSync(join(dir, 'deploy/prod/kustomization.yaml'), 'resources:\n  - ../base\n');
+  const alone = run(dir, ['deploy/prod/probes.yaml', '--format', 'json']);
+  assert.ok((JSON.parse(alone.stdout) as { findings: { rule: string }[] }).findings.some((f) => f.rule === 'P01'), alone.stdout);
+});

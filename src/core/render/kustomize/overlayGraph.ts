@@ -25,6 +25,21 @@ export interface OverlayGraph {
   readonly directories: readonly string[];
 }
 
+/**
+ * The overlay of a patch file's own directory, when its kustomization names the file as a patch:
+ * checked as written, a patch is a fragment (a probe with only the fields it changes), so it is
+ * checked as that overlay builds it. A patch named from elsewhere is not looked for.
+ */
+export function overlayPatching(file: string, read: ReadText = diskText): string | undefined {
+  const path = resolve(file);
+  const dir = dirname(path);
+  if (!kustomizationFile(dir)) return undefined;
+  const graph = readOverlayGraph(dir, read);
+  if (!graph.ok) return undefined;
+  const own = graph.value.kustomizations[0];
+  return own && graph.value.patchesOf.get(own.file)?.includes(path) ? graph.value.root : undefined;
+}
+
 /** How deep bases may nest: kustomize has no limit, but a real overlay is a few levels deep. */
 const MAX_DEPTH = 32;
 
