@@ -95,6 +95,7 @@ const FLOORS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['base'], // settings, command ids, the webview page shell
     ['documents'], // the manifest models of open documents, positions
     ['safety'], // workspace trust, exec consent
+    ['rendering'], // charts and overlays of open files, rendered as they are edited
     ['sessions'], // probing sessions and what they give the surfaces
     ['debug'], // the breakpoint guard
     ['tree'], // the Probes view

@@ -27,6 +27,9 @@ export const COMMANDS = {
   openWalkthroughExample: 'probeLens.walkthrough.openExample',
   simulateWalkthroughExample: 'probeLens.walkthrough.simulateExample',
   whatIf: 'probeLens.whatIf',
+  openRendered: 'probeLens.rendered.open',
+  simulateRendered: 'probeLens.rendered.simulate',
+  startProbingRendered: 'probeLens.rendered.startProbing',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -8,6 +8,11 @@ import { DEFAULT_TIMELINE_CAPACITY } from '../../core/timeline/store';
 /** Every `probeLens.*` setting, read once per use and typed; invalid values fall back to defaults. */
 export interface ProbeLensSettings {
   readonly kubectlPath: string;
+  /** Render charts and overlays to check them (trusted workspaces only). */
+  readonly renderEnabled: boolean;
+  readonly helmPath: string;
+  /** A kustomize or kubectl executable; the kubectl of `kubectlPath` when unset. */
+  readonly kustomizePath: string;
   /** Minor version of Kubernetes 1.x. */
   readonly minorVersion: number;
   readonly disabledRules: ReadonlySet<string>;
@@ -43,6 +48,9 @@ export function readSettings(scope?: vscode.ConfigurationScope): ProbeLensSettin
   const expected = config.get<number | null>('expectedStartupSeconds', null);
   return {
     kubectlPath: config.get<string>('kubectlPath', 'kubectl') || 'kubectl',
+    renderEnabled: config.get<boolean>('render.enabled', true) !== false,
+    helmPath: config.get<string>('helm.path', 'helm') || 'helm',
+    kustomizePath: config.get<string>('kustomize.path', '') || config.get<string>('kubectlPath', 'kubectl') || 'kubectl',
     minorVersion: parseKubernetesVersion(config.get<string>('kubernetesVersion', '1.33')) ?? DEFAULT_MINOR_VERSION,
     disabledRules: new Set(normaliseRuleIds(config.get<string[]>('disabledRules', [])).known),
     expectedStartupSeconds: typeof expected === 'number' && expected >= 0 ? expected : undefined,

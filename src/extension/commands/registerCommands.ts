@@ -8,6 +8,8 @@ import type { TimelinePanels } from '../timeline/timelinePanels';
 import { registerAddStartupProbeCommand } from './addStartupProbe';
 import { registerDeclarePortCommand } from './declarePort';
 import { registerProbingCommands } from './probingCommands';
+import { registerRenderedCommands } from './renderedCommands';
+import type { RenderedModels } from '../rendering/renderedModels';
 import { registerRuleDocs } from './ruleDocs';
 import { registerSimulationCommands } from './simulationCommands';
 import { registerTimelineCommands } from './timelineCommands';
@@ -23,6 +25,7 @@ export interface CommandDeps {
   readonly sessions: Sessions;
   readonly consent: ExecConsent;
   readonly timelines: TimelinePanels;
+  readonly rendered: RenderedModels;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface CommandDeps {
  * package.json and these registrations together).
  */
 export function registerCommands(deps: CommandDeps): vscode.Disposable {
-  const { context, models, log, launcher, sessions, consent, timelines } = deps;
+  const { context, models, log, launcher, sessions, consent, timelines, rendered } = deps;
   return vscode.Disposable.from(
     registerProbingCommands({ launcher, sessions, consent, log, timelines }),
     registerSimulationCommands(sessions),
@@ -41,5 +44,6 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     registerAddStartupProbeCommand(models),
     registerRuleDocs(context),
     registerWalkthrough(context),
+    registerRenderedCommands(rendered),
   );
 }

@@ -12,6 +12,7 @@ import type { PauseCountdowns } from '../debug/pauseCountdowns';
 import type { LiveState } from '../sessions/liveState';
 import { podNamesOf } from './podNames';
 import { COMMANDS } from '../base/commandIds';
+import type { ReplacedFindings } from './diagnostics';
 
 /**
  * VS Code is told of a session's new snapshot at most this long after it last asked for the live
@@ -46,16 +47,19 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     private readonly live: LiveState,
     /** The breakpoint guard's: a countdown leads the container's lens line while a debugger holds the program. */
     private readonly pauses?: PauseCountdowns,
+    /** A rendered template's or patch's lenses come from its render (`RenderedCodeLenses`), not from the fragment as written. */
+    private readonly replaced?: ReplacedFindings,
   ) {
     // VS Code asks again after every edit by itself: telling it too would only delay its asking
     // (its debounce starts over), and the lenses would trail the findings of the same read.
     this.subscriptions = [this.changes, models.onDidUpdate(({ cause }) => cause !== 'edit' && this.changes.fire()), live.onDidChange(() => this.refreshSoon())];
     if (pauses) this.subscriptions.push(pauses.onDidChange(() => this.refreshSoon()));
+    if (replaced) this.subscriptions.push(replaced.onDidChange(() => this.changes.fire()));
   }
 
   /** The provider, registered for YAML; disposing it unregisters it. */
-  static register(models: ManifestModels, live: LiveState, pauses?: PauseCountdowns): ProbeCodeLenses {
-    const provider = new ProbeCodeLenses(models, live, pauses);
+  static register(models: ManifestModels, live: LiveState, pauses?: PauseCountdowns, replaced?: ReplacedFindings): ProbeCodeLenses {
+    const provider = new ProbeCodeLenses(models, live, pauses, replaced);
     provider.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'yaml' }, provider));
     return provider;
   }
@@ -71,7 +75,8 @@ export class ProbeCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     const names = podNamesOf(snapshot);
     const probing = this.live.isProbing(document.uri);
     const lenses: vscode.CodeLens[] = [];
-    for (const placed of snapshot.podSpecs) {
+    const replaced = this.replaced?.replaces(document) === true;
+    for (const placed of replaced ? [] : snapshot.podSpecs) {
       const pod = names.get(placed.spec) ?? '';
       const findings = snapshot.findings.filter((f) => f.doc === placed.document);
       for (const container of placed.spec.containers) {

@@ -14,6 +14,24 @@ const SEVERITY: Readonly<Record<Severity, vscode.DiagnosticSeverity>> = {
 
 export const DIAGNOSTIC_SOURCE = 'probe-lens';
 
+/** What says a document's findings as written are replaced by those of its render (`RenderedDiagnostics`). */
+export interface ReplacedFindings {
+  replaces(document: vscode.TextDocument): boolean;
+  /** Documents whose findings are replaced now, or no longer. */
+  readonly onDidChange: vscode.Event<readonly vscode.Uri[]>;
+}
+
+/** One problem, one diagnostic: plain words first; the API server's exact text beside them. */
+export function diagnosticOf(uri: vscode.Uri, problem: Problem): vscode.Diagnostic {
+  const { primary, apiText } = problem;
+  const range = toVsRange(primary.range);
+  const diagnostic = new vscode.Diagnostic(range, problem.headline, SEVERITY[primary.severity]);
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  diagnostic.code = { value: primary.rule, target: ruleDocTarget(primary.rule) };
+  if (apiText) diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, range), apiLine(apiText))];
+  return diagnostic;
+}
+
 /** Publishes the checker's findings for every manifest the models read; nothing here runs a probe. */
 export class FindingsDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('probe-lens');
@@ -25,11 +43,23 @@ export class FindingsDiagnostics implements vscode.Disposable {
   lastPublishedAt = 0;
   lastPublishMs = 0;
 
-  constructor(models: ManifestModels) {
+  constructor(
+    private readonly models: ManifestModels,
+    /** Findings another surface shows better: a chart template's, once the chart is rendered (its findings are then placed from the render). */
+    private readonly replaced?: ReplacedFindings,
+  ) {
     // Published in a task of its own: a read and its publishing never block the thread together,
     // which probe timers share with editing.
-    this.subscription = models.onDidShow(({ document, snapshot }) => this.publishSoon(document, snapshot));
+    this.subscription = vscode.Disposable.from(
+      models.onDidShow(({ document, snapshot }) => this.publishSoon(document, snapshot)),
+      ...(replaced ? [replaced.onDidChange((uris) => this.republish(uris))] : []),
+    );
     for (const document of vscode.workspace.textDocuments) this.publish(document, models.get(document));
+  }
+
+  private republish(uris: readonly vscode.Uri[]): void {
+    const keys = new Set(uris.map((u) => u.toString()));
+    for (const document of vscode.workspace.textDocuments) if (keys.has(document.uri.toString())) this.publishSoon(document, this.models.get(document));
   }
 
   private publishSoon(document: vscode.TextDocument, snapshot: ManifestSnapshot): void {
@@ -46,21 +76,11 @@ export class FindingsDiagnostics implements vscode.Disposable {
 
   private publish(document: vscode.TextDocument, snapshot: ManifestSnapshot): void {
     const started = performance.now();
-    if (document.isClosed || snapshot.findings.length === 0) this.collection.delete(document.uri);
-    else this.collection.set(document.uri, presentFindings(snapshot.findings).map((problem) => this.toDiagnostic(document.uri, problem)));
+    const findings = this.replaced?.replaces(document) ? [] : snapshot.findings;
+    if (document.isClosed || findings.length === 0) this.collection.delete(document.uri);
+    else this.collection.set(document.uri, presentFindings(findings).map((problem) => diagnosticOf(document.uri, problem)));
     this.lastPublishedAt = performance.now();
     this.lastPublishMs = this.lastPublishedAt - started;
-  }
-
-  /** One problem, one diagnostic: plain words first; the API server's exact text beside them. */
-  private toDiagnostic(uri: vscode.Uri, problem: Problem): vscode.Diagnostic {
-    const { primary, apiText } = problem;
-    const range = toVsRange(primary.range);
-    const diagnostic = new vscode.Diagnostic(range, problem.headline, SEVERITY[primary.severity]);
-    diagnostic.source = DIAGNOSTIC_SOURCE;
-    diagnostic.code = { value: primary.rule, target: ruleDocTarget(primary.rule) };
-    if (apiText) diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, range), apiLine(apiText))];
-    return diagnostic;
   }
 
   dispose(): void {

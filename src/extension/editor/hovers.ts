@@ -15,6 +15,7 @@ import type { LiveState } from '../sessions/liveState';
 import { podNamesOf } from './podNames';
 import { type ExplainableSession, SessionExplanations } from '../sessions/sessionExplanations';
 import { type MeasuredRecommendations, recommendationHover } from './recommendActions';
+import type { ReplacedFindings } from './diagnostics';
 
 /** The running sessions, by manifest: whose events explain a container (the session registry is one). */
 export interface LiveSessions extends LiveState {
@@ -34,13 +35,16 @@ export class ProbeHovers implements vscode.HoverProvider {
     private readonly models: ManifestModels,
     private readonly live: LiveSessions,
     private readonly recommendations?: MeasuredRecommendations,
+    /** A rendered template's or patch's hovers come from its render (`RenderedHovers`), not from the fragment as written. */
+    private readonly replaced?: ReplacedFindings,
   ) {}
 
-  static register(models: ManifestModels, live: LiveSessions, recommendations?: MeasuredRecommendations): vscode.Disposable {
-    return vscode.languages.registerHoverProvider({ language: 'yaml' }, new ProbeHovers(models, live, recommendations));
+  static register(models: ManifestModels, live: LiveSessions, recommendations?: MeasuredRecommendations, replaced?: ReplacedFindings): vscode.Disposable {
+    return vscode.languages.registerHoverProvider({ language: 'yaml' }, new ProbeHovers(models, live, recommendations, replaced));
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (this.replaced?.replaces(document)) return undefined;
     const snapshot = this.models.get(document);
     const placed = snapshot.podSpecAt(position);
     if (!placed) return undefined;

@@ -6,7 +6,7 @@ import { startupProbeObstacle } from '../../core/fixes/startupProbe';
 import type { ProbeModel } from '../../core/manifest';
 import { type AddStartupProbeArgs, livenessContainerAt } from '../commands/addStartupProbe';
 import { type DeclarePortArgs, declarePortTitle } from '../commands/declarePort';
-import { DIAGNOSTIC_SOURCE } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, type ReplacedFindings } from './diagnostics';
 import type { ManifestModels } from '../documents/manifestModels';
 import { toVsRange } from '../documents/positions';
 import { type PlacedContainer, workspaceEditOf } from '../commands/fixCommands';
@@ -29,15 +29,20 @@ export class ProbeQuickFixes implements vscode.CodeActionProvider {
   static readonly providedCodeActionKinds: readonly vscode.CodeActionKind[] = [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.RefactorRewrite];
 
   /** The provider; the commands its actions run (declare a port, add a startupProbe) are registered in commands/. */
-  static register(models: ManifestModels): vscode.Disposable {
-    return vscode.languages.registerCodeActionsProvider({ language: 'yaml' }, new ProbeQuickFixes(models), {
+  static register(models: ManifestModels, replaced?: ReplacedFindings): vscode.Disposable {
+    return vscode.languages.registerCodeActionsProvider({ language: 'yaml' }, new ProbeQuickFixes(models, replaced), {
       providedCodeActionKinds: ProbeQuickFixes.providedCodeActionKinds,
     });
   }
 
-  constructor(private readonly models: ManifestModels) {}
+  constructor(
+    private readonly models: ManifestModels,
+    /** A rendered template's or patch's fixes come from its render (`RenderedQuickFixes`): the fragment's own would match its diagnostics twice. */
+    private readonly replaced?: ReplacedFindings,
+  ) {}
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    if (this.replaced?.replaces(document)) return [];
     const snapshot = this.models.get(document);
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     const actions = [

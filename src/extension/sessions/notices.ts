@@ -66,7 +66,7 @@ export function remedyActions(remedy: Remedy | undefined, log: vscode.LogOutputC
  * window (SSH, a container, code-server) the Settings editor lists them only on its Remote tab,
  * and its User tab would say "No Settings Found".
  */
-const MACHINE_SETTINGS: ReadonlySet<string> = new Set(['probeLens.kubectlPath', 'probeLens.local.allowedHosts', 'probeLens.exec.probes']);
+const MACHINE_SETTINGS: ReadonlySet<string> = new Set(['probeLens.kubectlPath', 'probeLens.helm.path', 'probeLens.kustomize.path', 'probeLens.local.allowedHosts', 'probeLens.exec.probes']);
 
 /** *Open Settings*: the Settings editor, searched for `setting`, on the tab that shows it. */
 export function openSettingAction(setting: string): NoticeAction {
