@@ -67,9 +67,23 @@ export function readSettings(scope?: vscode.ConfigurationScope): ProbeLensSettin
   };
 }
 
-export function checkSettingsOf(settings: ProbeLensSettings): CheckSettings {
-  const context = { minorVersion: settings.minorVersion, ...(settings.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: settings.expectedStartupSeconds } : {}) };
+export function checkSettingsOf(settings: ProbeLensSettings, trusted: boolean): CheckSettings {
+  const context = {
+    minorVersion: settings.minorVersion,
+    ...(settings.expectedStartupSeconds !== undefined ? { expectedStartupSeconds: settings.expectedStartupSeconds } : {}),
+    renderingHint: renderingHintOf(settings, trusted),
+  };
   return { disabledRules: settings.disabledRules, context };
+}
+
+/**
+ * What a Helm template's Y03 says turns rendering on, in the editor. With rendering on and
+ * trusted it is seen while the first render runs or when helm cannot (its notice says why).
+ */
+function renderingHintOf(settings: ProbeLensSettings, trusted: boolean): string {
+  if (!trusted) return 'Probe Lens renders its chart with helm only in a trusted workspace: trust this folder to have it checked as rendered';
+  if (!settings.renderEnabled) return 'turn on probeLens.render.enabled and Probe Lens renders its chart with helm and checks the output';
+  return `Probe Lens renders its chart with helm (probeLens.helm.path: ${settings.helmPath}) and checks the output`;
 }
 
 /** Set by the user anywhere (user, workspace or folder settings), not only defaulted. */

@@ -31,7 +31,7 @@ interface Entry {
 const LENS_WAIT_MS = 1_500;
 
 /** The settings findings depend on (`checkSettingsOf`): a change to one of them re-checks every open manifest. */
-const CHECK_SETTINGS = ['disabledRules', 'kubernetesVersion', 'expectedStartupSeconds'].map((name) => `${SECTION}.${name}`);
+const CHECK_SETTINGS = ['disabledRules', 'kubernetesVersion', 'expectedStartupSeconds', 'render.enabled', 'helm.path'].map((name) => `${SECTION}.${name}`);
 
 /**
  * A YAML file can only hold a pod spec if the word appears in it: other YAML (CI workflows,
@@ -82,6 +82,8 @@ export class ManifestModels implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => this.refresh(d, 'open')),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)),
+      // A template's Y03 says what turns rendering on, trust among it.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.workspace.textDocuments.forEach((d) => this.refresh(d, 'settings'))),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(SECTION)) return;
         this.settingsByFolder.clear();
@@ -141,7 +143,7 @@ export class ManifestModels implements vscode.Disposable {
     entry.pending = undefined;
     const text = document.getText();
     const services = this.servicesBeside(document);
-    const settings = checkSettingsOf(this.settingsOf(document));
+    const settings = checkSettingsOf(this.settingsOf(document), vscode.workspace.isTrusted);
     const snapshot = mayHoldPodSpec(text)
       ? entry.checker.check(text, settings, services)
       : mayHoldService(text)

@@ -48,6 +48,10 @@ function rules(uri: vscode.Uri): string {
     .join(' ');
 }
 
+function y03Of(uri: vscode.Uri): string {
+  return probeLensDiagnostics(uri).find((d) => ruleId(d) === 'Y03')?.message ?? '';
+}
+
 async function revert(document: vscode.TextDocument): Promise<void> {
   await vscode.window.showTextDocument(document, { preview: false });
   await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -213,6 +217,7 @@ test('E04: a helm that cannot be found is one notice with Open Settings, not a d
     assert.equal(capture.shown.filter((s) => /helm was not found/.test(s.message)).length, 1, 'once, not per edit');
     assert.ok(!rules(values.uri).includes('P12'), 'nothing rendered, nothing placed');
     await waitFor(() => rules(template.uri).includes('Y03'), 10_000, () => `Y03 back on the template; saw ${rules(template.uri)}`);
+    assert.match(y03Of(template.uri), /Probe Lens renders its chart with helm \(probeLens\.helm\.path: \/nonexistent\/helm\) and checks the output/, 'Y03 names the setting that turns rendering on');
     await revert(values);
   } finally {
     capture.restore();
@@ -220,13 +225,15 @@ test('E04: a helm that cannot be found is one notice with Open Settings, not a d
   }
 }, { timeoutMs: 60_000 });
 
-test('E08: probeLens.render.enabled off: nothing renders, the rendered findings go, the templates\' own come back', async () => {
+test('E08: probeLens.render.enabled off: nothing renders, the rendered findings go, the templates\' own come back and say how to turn it on', async () => {
   const api = await useRealRenderers();
   const values = await openFixture(VALUES);
+  const template = await openFixture(TEMPLATE);
   await waitFor(() => rules(values.uri).includes('P12'), 20_000, () => 'the chart rendered');
   try {
     await config().update('render.enabled', false, vscode.ConfigurationTarget.Global);
     await waitFor(() => !rules(values.uri).includes('P12'), 10_000, () => 'the rendered finding is gone');
+    await waitFor(() => /turn on probeLens\.render\.enabled/.test(y03Of(template.uri)), 10_000, () => `the template's Y03 says how to turn rendering on; saw ${y03Of(template.uri) || 'none'}`);
     const started = api.rendered.rendersStarted();
     await replaceText(values, 'periodSeconds: 5', 'periodSeconds: 6');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
