@@ -125,6 +125,18 @@ describe('overlays built by kubectl kustomize, each finding where it is fixed', 
     assert.ok(outcome.changed, outcome.detail);
   });
 
+  test('K01, M03: a probe a container lacks (L30) is placed on its name: line — also when `- image:` opens the item, as kubectl create writes it', async () => {
+    const deployment = BASE_DEPLOYMENT.replace('        - name: web\n          image: nginx:1.27\n', '        - image: nginx:1.27\n          name: web\n').replace(/          readinessProbe:\n(?: {12}.*\n)+?(?=          livenessProbe:)/, '');
+    const root = tree({
+      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n  - service.yaml\n',
+      'base/deployment.yaml': deployment,
+      'base/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n    - port: 80\n      targetPort: http\n',
+      'overlays/prod/kustomization.yaml': 'resources:\n  - ../../base\nnamePrefix: prod-\n',
+    });
+    const findings = (await checked(root, 'overlays/prod')).filter((f) => f.rule === 'L30');
+    assert.deepEqual(places(root, findings), [`L30 base/deployment.yaml:${lineOf(deployment, '          name: web')}:11 (resource)`]);
+  });
+
   test('K01: a value only a JSON 6902 patch writes cannot be proven: the workload line of the resource, the render quoted', async () => {
     const root = tree({
       ...BASE,

@@ -85,6 +85,17 @@ for (const { label, path: helm } of helms()) {
       assert.equal(l27[0]?.fixes, undefined, 'a fix of rendered text is never offered');
     });
 
+    test('M04: a workload whose kind is templated (`kind: {{ .Values.kind }}`, as Bitnami writes it): its only kind: line', async () => {
+      const root = helmCreateChart(helm, 'web', {
+        'values.yaml': (text) => `${text}\nkind: Deployment\nprobe:\n  failures: 0\n`,
+        'templates/deployment.yaml': (text) =>
+          replaceOnce('          livenessProbe:\n            {{- toYaml . | nindent 12 }}', '          livenessProbe:\n            {{- toYaml . | nindent 12 }}\n            failureThreshold: {{ add $.Values.probe.failures 1 }}')(text.replace('kind: Deployment', 'kind: {{ .Values.kind }}')),
+      });
+      const template = (await import('node:fs')).readFileSync(join(root, 'templates/deployment.yaml'), 'utf8');
+      const l27 = (await check(helm, root)).filter((f) => f.rule === 'L27');
+      assert.deepEqual(places(root, l27), [`L27 templates/deployment.yaml:${lineOf(template, 'kind: {{ .Values.kind }}')}:1 (workload)`]);
+    });
+
     test('M03: a probe written by a template\'s literal key: the key\'s line in the template', async () => {
       const root = helmCreateChart(helm, 'web', {
         'templates/deployment.yaml': replaceOnce(

@@ -86,7 +86,9 @@ export function candidatesFor(target: PlacementTarget, scope: CandidateScope, id
     case 'probe':
       return [...valueMaps(target, scope, ids), ...templateKeys(target.key, scope, ids)];
     case 'container':
-      return templateKeys('name', scope, ids, /^\s*-\s+/);
+      // `- name: web`, or `name: mysql` under a `- image: …` that opens the item; a name written
+      // at the top (metadata's) is left out: renaming it would only break the patches that target it.
+      return templateKeys('name', scope, ids, /^(?:\s*-\s+|\s{4,})/);
     case 'workload':
       return [];
   }

@@ -118,14 +118,19 @@ function workloadPlace(finding: Finding, doc: RenderedDocument, template: Source
   };
 }
 
-/** The template's line `kind: Deployment` for the document (the n-th such line for the n-th document), else its first line. */
+/**
+ * The template's line `kind: Deployment` for the document (the n-th such line for the n-th
+ * document); else its only `kind:` line, however written (`kind: {{ .Values.kind }}`); else its first line.
+ */
 function kindLine(text: string, doc: RenderedDocument): number {
-  const lines = text.split('\n');
+  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
   const matches: number[] = [];
+  const anyKind: number[] = [];
   lines.forEach((line, i) => {
-    if (doc.kind && new RegExp(`^kind:\\s*["']?${doc.kind}["']?\\s*(?:#.*)?$`).test(line.replace(/\r$/, ''))) matches.push(i);
+    if (doc.kind && new RegExp(`^kind:\\s*["']?${doc.kind}["']?\\s*(?:#.*)?$`).test(line)) matches.push(i);
+    if (/^kind:/.test(line)) anyKind.push(i);
   });
-  return matches[doc.ordinal] ?? matches[0] ?? 0;
+  return matches[doc.ordinal] ?? matches[0] ?? (anyKind.length === 1 ? (anyKind[0] as number) : 0);
 }
 
 /**
