@@ -111,8 +111,52 @@ test('check --format json: the design.md §3 finding schema in a versioned envel
       file,
       doc: 0,
       path: 'spec.jobTemplate.spec.template.spec.containers[0].livenessProbe.successThreshold',
+      object: { kind: 'CronJob', name: 'nightly' },
+      container: 'report',
       range: { start: { line: 18, character: 34 }, end: { line: 18, character: 35 } },
     },
+  ]);
+});
+
+const TWO_PODS_LIST = `apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: cart, namespace: shop}
+    spec:
+      containers:
+        - name: server
+          image: example/cart:1
+          livenessProbe: {tcpSocket: {port: 7070}, successThreshold: 3}
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: ads, namespace: shop}
+    spec:
+      containers:
+        - name: ads-server
+          image: example/ads:1
+          livenessProbe: {tcpSocket: {port: 9555}, successThreshold: 3}
+`;
+
+test('check --format json and sarif: each finding names its object and container, so two alike findings of one file are told apart (a List\'s items each their own)', () => {
+  const file = tempFile('list.yaml', TWO_PODS_LIST);
+  const json = JSON.parse(cli(['check', file, '--format', 'json']).stdout) as { findings: { rule: string; object?: unknown; container?: string }[] };
+  assert.deepEqual(
+    json.findings.map((f) => [f.rule, f.object, f.container]),
+    [
+      ['P12', { kind: 'Pod', name: 'cart', namespace: 'shop' }, 'server'],
+      ['P12', { kind: 'Pod', name: 'ads', namespace: 'shop' }, 'ads-server'],
+    ],
+  );
+  // Text names the container too — the second item's own, not the first's.
+  assert.match(cli(['check', file]).stdout, /11:\d+ +error +P12 +container "server":[^]*19:\d+ +error +P12 +container "ads-server":/);
+  const sarif = JSON.parse(cli(['check', file, '--format', 'sarif']).stdout);
+  const results = sarif.runs[0].results as { properties: Record<string, unknown>; locations: { logicalLocations: { fullyQualifiedName: string; kind: string }[] }[] }[];
+  assert.deepEqual(results.map((r) => [r.properties['object'], r.properties['namespace'], r.properties['container']]), [['Pod/cart', 'shop', 'server'], ['Pod/ads', 'shop', 'ads-server']]);
+  assert.deepEqual(results[1]?.locations[0]?.logicalLocations, [
+    { name: 'ads', fullyQualifiedName: 'Pod/ads', kind: 'resource' },
+    { fullyQualifiedName: 'spec.containers[0].livenessProbe.successThreshold', kind: 'member' },
   ]);
 });
 

@@ -9,7 +9,19 @@ export function formatJson(findings: readonly Finding[], files: readonly string[
     schemaVersion: JSON_SCHEMA_VERSION,
     files,
     summary: { errors: count('error'), warnings: count('warning'), infos: count('info') },
-    findings: findings.map(({ rule, severity, kind, message, file, doc, path, range, rendered }) => ({ rule, severity, ...(kind ? { kind } : {}), message, file, doc, path, range, ...(rendered ? { rendered } : {}) })),
+    findings: findings.map(({ rule, severity, kind, message, file, doc, path, container, object, range, rendered }) => ({
+      rule,
+      severity,
+      ...(kind ? { kind } : {}),
+      message,
+      file,
+      doc,
+      path,
+      ...(object ? { object } : {}),
+      ...(container ? { container } : {}),
+      range,
+      ...(rendered ? { rendered } : {}),
+    })),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -86,7 +86,7 @@ export function formatSarif(findings: readonly Finding[], version: string, cwd: 
                   endColumn: finding.range.end.character + 1,
                 },
               },
-              ...(finding.path ? { logicalLocations: [{ fullyQualifiedName: finding.path, kind: 'member' }] } : {}),
+              ...(finding.path || finding.object ? { logicalLocations: logicalLocationsOf(finding) } : {}),
             },
           ],
           // A finding on a rendered chart or overlay is placed where it is fixed; where it sits in
@@ -102,12 +102,24 @@ export function formatSarif(findings: readonly Finding[], version: string, cwd: 
                 ],
               }
             : {}),
-          properties: { doc: finding.doc, ...(finding.kind ? { kind: finding.kind } : {}), ...(finding.rendered ? { placed: finding.rendered.placed, ...(finding.rendered.valuesKey ? { valuesKey: finding.rendered.valuesKey } : {}) } : {}) },
+          properties: { doc: finding.doc, ...(finding.object ? { object: objectName(finding.object), ...(finding.object.namespace ? { namespace: finding.object.namespace } : {}) } : {}), ...(finding.container ? { container: finding.container } : {}), ...(finding.kind ? { kind: finding.kind } : {}), ...(finding.rendered ? { placed: finding.rendered.placed, ...(finding.rendered.valuesKey ? { valuesKey: finding.rendered.valuesKey } : {}) } : {}) },
         })),
       },
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** The object (`Deployment/cartservice`, a code-scanning alert's "where" beside its line), then the field. */
+function logicalLocationsOf(finding: Finding): { name?: string; fullyQualifiedName: string; kind: string }[] {
+  const object = finding.object ? [{ ...(finding.object.name ? { name: finding.object.name } : {}), fullyQualifiedName: objectName(finding.object), kind: 'resource' }] : [];
+  const field = finding.path ? [{ fullyQualifiedName: finding.path, kind: 'member' }] : [];
+  return [...object, ...field];
+}
+
+/** `Deployment/cartservice`, kind and name as kubectl writes them (`kubectl get Deployment/cartservice`). */
+function objectName(object: NonNullable<Finding['object']>): string {
+  return object.name ? `${object.kind}/${object.name}` : object.kind;
 }
 
 function artifact(file: string, cwd: string): { uri: string; uriBaseId?: string } {

@@ -1,5 +1,5 @@
 import { documentDecodeIssues, type Manifest, type ManifestDocument, type PodSpecModel, servicesOf } from '../manifest';
-import { compareRanges } from '../text/range';
+import { compareRanges, containsPosition } from '../text/range';
 import { RULE_INFO, RULES } from './registry';
 import { type Finding, type Issue, PROBING_CONTAINERS, type Rule, type RuleContext } from './types';
 
@@ -80,17 +80,24 @@ function checkDocument(document: ManifestDocument, options: RunOptions, acrossDo
         break;
     }
   }
-  return withoutConsequences(findings, document).map((finding) => withContainerName(finding, document));
+  return withoutConsequences(findings, document).map((finding) => withNames(finding, document));
 }
 
-/** The name of the container a finding's path is in, for messages that name it (`present.ts`). */
-function withContainerName(finding: Finding, document: ManifestDocument): Finding {
-  for (const pod of document.podSpecs) {
-    for (const container of pod.containers) {
-      if (finding.path === container.path || finding.path.startsWith(`${container.path}.`)) return container.name ? { ...finding, container: container.name } : finding;
+/**
+ * The names of the object and the container a finding's path is in: messages for people name the
+ * container (`present.ts`); JSON and SARIF name both, so CI can tell two findings of a file apart.
+ */
+function withNames(finding: Finding, document: ManifestDocument): Finding {
+  // A List's items are objects of their own, their paths relative to the item (as kubectl sends
+  // them): which one is told by where the finding is written. Any other document is one object.
+  const pod = document.podSpecs.length === 1 ? document.podSpecs[0] : document.podSpecs.find((p) => containsPosition(p.range, finding.range.start));
+  const object = pod ? { object: { kind: pod.objectKind, ...(pod.objectName ? { name: pod.objectName } : {}), ...(pod.objectNamespace ? { namespace: pod.objectNamespace } : {}) } } : {};
+  for (const candidate of pod ? [pod] : []) {
+    for (const container of candidate.containers) {
+      if (finding.path === container.path || finding.path.startsWith(`${container.path}.`)) return { ...finding, ...object, ...(container.name ? { container: container.name } : {}) };
     }
   }
-  return finding;
+  return { ...finding, ...object };
 }
 
 /**

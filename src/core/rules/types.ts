@@ -42,6 +42,8 @@ export interface Finding {
   readonly range: Range;
   /** The container the path is in, by name, when it has one: what messages for people name. */
   readonly container?: string;
+  /** The object the finding is in (`Deployment` `cartservice`), when its document holds a pod: what tells two findings of one file apart in CI. */
+  readonly object?: FindingObject;
   /** Its corrections, the preferred one first. */
   readonly fixes?: readonly Fix[];
   /**
@@ -49,6 +51,12 @@ export interface Finding {
    * `range` then name the place the user fixes (a values key, a template line).
    */
   readonly rendered?: RenderedLocation;
+}
+
+export interface FindingObject {
+  readonly kind: string;
+  readonly name?: string;
+  readonly namespace?: string;
 }
 
 /** Where a finding sits in a renderer's output, and how its source place was found. */
