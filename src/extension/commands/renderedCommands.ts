@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { parseManifest } from '../../core/manifest';
+import type { Manifest } from '../../core/manifest';
 import type { RenderSource } from '../../core/render/renderSource';
 import { COMMANDS } from '../base/commandIds';
 import type { RenderedModels, RenderedResult } from '../rendering/renderedModels';
@@ -43,8 +43,7 @@ export function registerRenderedCommands(rendered: RenderedModels): vscode.Dispo
       if (!picked) return undefined;
       let scenario = picked.value;
       if (scenario === 'create') {
-        const document = await vscode.workspace.openTextDocument(uri);
-        scenario = await createScenario(twin, containersOf(document.getText()));
+        scenario = await createScenario(twin, result.outcome.ok ? containersOf(result.outcome.value.manifest) : []);
         await vscode.window.showTextDocument(scenario, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
       }
       return vscode.commands.executeCommand(COMMANDS.simulate, { uri, scenario });
@@ -93,8 +92,8 @@ function scenarioTwin(source: RenderSource): vscode.Uri {
   return vscode.Uri.file(join(source.root, `${basename(source.root)}.yaml`));
 }
 
-/** The containers with probes, for a new scenario's template. */
-function containersOf(text: string): string[] {
-  const names = parseManifest(text).documents.flatMap((d) => d.podSpecs.flatMap((pod) => pod.containers.filter((c) => c.probes.length > 0).map((c) => c.name)));
+/** The containers with probes, for a new scenario's template: from the render's own parse. */
+function containersOf(manifest: Manifest): string[] {
+  const names = manifest.documents.flatMap((d) => d.podSpecs.flatMap((pod) => pod.containers.filter((c) => c.probes.length > 0).map((c) => c.name)));
   return [...new Set(names)];
 }

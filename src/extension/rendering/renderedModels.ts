@@ -21,11 +21,8 @@ export interface RenderedResult {
   readonly outcome: RenderOutcome<CheckedRender>;
   /** The open documents of the source and the versions the render read (uri → version). */
   readonly versions: ReadonlyMap<string, number>;
-  /** When the render began (`performance.now()` ms, after the debounce) and how long it, the check and the placement took. */
+  /** When the render began (`performance.now()` ms, after the debounce). */
   readonly startedAt: number;
-  readonly ms: number;
-  /** The Kubernetes minor version it was rendered (`--kube-version`) and checked for. */
-  readonly minorVersion: number;
 }
 
 /** A rendered probe in the file its place was proven in: the model, its place, and the render's findings on its document. */
@@ -62,7 +59,7 @@ export class RenderedModels implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   private readonly helms = new Map<string, Helm>();
   private readonly kustomizes = new Map<string, Kustomize>();
-  /** Each render's output, parsed once for its probes' models. */
+  /** Which charts and overlays each open file is part of. */
   readonly sources: RenderSources;
   private disposed = false;
 
@@ -233,7 +230,7 @@ export class RenderedModels implements vscode.Disposable {
         : await checkOverlay(source.root, { ...common, kustomize: this.kustomizeOf(settings.kustomizePath) });
     const ms = performance.now() - started;
     this.log.debug(`rendered ${source.kind} ${source.root} in ${Math.round(ms)} ms: ${outcome.ok ? `${outcome.value.findings.length} findings` : outcome.failure.message}`);
-    return { source, outcome, versions, startedAt: started, ms, minorVersion: settings.minorVersion };
+    return { source, outcome, versions, startedAt: started };
   }
 
   /**
